@@ -1,0 +1,5 @@
+import type { JobDefinition } from './job-definition.ts';
+import { pruneRateLimitsJob } from './prune-rate-limits.ts';
+
+/** Every background job the worker runs. */
+export const jobRegistry: JobDefinition[] = [pruneRateLimitsJob];

@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { brandFilter, dateTime, nullableDateTime, okFlag, uuid } from './common.ts';
+
+export const coreFields = [
+  'company',
+  'full_name',
+  'title',
+  'email',
+  'phone',
+  'domain',
+  'linkedin_url',
+  'location',
+  'source_url',
+] as const;
+export type CoreField = (typeof coreFields)[number];
+
+export const leadStatuses = ['new', 'qualified', 'contacted', 'disqualified'] as const;
+export const leadStatus = z.enum(leadStatuses).describe('Lead status, set directly by update calls.');
+
+/** Custom column keys are stored as document keys, so they stay plain identifiers. */
+export const customKey = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and contain only letters, digits and underscores');
+
+const customValue = z.string().max(2000).nullable();
+const valueText = z.string().max(2000);
+const score = z.int().min(0).max(100).describe('Lead score, 0 to 100.');
+
+export const lead = z
+  .object({
+    id: uuid,
+    company: z.string().nullable().describe('Company name.'),
+    full_name: z.string().nullable().describe('Full name of the person.'),
+    title: z.string().nullable().describe('Job title.'),
+    email: z.string().nullable().describe('Email address.'),
+    phone: z.string().nullable().describe('Phone number.'),
+    domain: z.string().nullable().describe('Company web domain.'),
+    linkedin_url: z.string().nullable().describe('LinkedIn profile URL.'),
+    location: z.string().nullable().describe('Location.'),
+    source_url: z.string().nullable().describe('Where the lead was found.'),
+    score: score.nullable(),
+    status: leadStatus,
+    custom: z.record(z.string(), z.string().nullable()).describe('Custom column values keyed by column key.'),
+    email_status: z.string().nullable().describe('Result of the last email validation, for example `valid`.'),
+    email_provider: z.string().nullable().describe('Mailbox provider found by validation.'),
+    email_is_role: z.boolean().nullable().describe('True when the address is a role address such as info@.'),
+    email_validated_at: nullableDateTime.describe('When the email was last validated.'),
+    unsubscribed_at: nullableDateTime.describe('Set when the lead unsubscribed.'),
+    archived_at: nullableDateTime.describe('Set when the lead is archived.'),
+    agent_run_id: uuid.nullable().describe('The agent run that produced the lead.'),
+    brand_id: uuid.describe('The brand the lead was stored under.'),
+    created_at: dateTime.describe('When the lead was stored.'),
+    updated_at: dateTime.describe('When the lead last changed.'),
+  })
+  .meta({ id: 'Lead' });
+export type Lead = z.infer<typeof lead>;
+
+export const customFieldTypes = ['text', 'number', 'boolean', 'url', 'email', 'date'] as const;
+
+export const customField = z
+  .object({
+    key: z.string().describe('Key under which values are stored in `custom`.'),
+    label: z.string().describe('Display label.'),
+    type: z.enum(customFieldTypes).describe('Value type of the column.'),
+    description: z.string().describe('What the column holds.'),
+    auto_research: z.boolean().describe('When true the agent fills the column on future lead searches.'),
+    declared: z.boolean().describe('False for keys written by updates without a declaration.'),
+  })
+  .meta({ id: 'CustomField' });
+
+export const pastLeadSearch = z
+  .object({
+    id: uuid,
+    label: z.string().describe('Import name or date.'),
+    count: z.int().describe('Leads the search stored.'),
+    created_at: dateTime,
+  })
+  .meta({ id: 'PastLeadSearch' });
+
+export const listLeadsInput = z.object({
+  q: z.string().max(200).optional().describe('Case-insensitive search across company, full_name, email and domain.'),
+  status: z
+    .enum([...leadStatuses, 'archived', 'unsubscribed'])
+    .optional()
+    .describe('Status filter; `archived` and `unsubscribed` select by flag. Archived leads are left out otherwise.'),
+  agent_run_id: uuid.optional().describe('Only leads produced by this agent run.'),
+  brand: brandFilter,
+  limit: z.int().min(1).max(500).default(100).describe('Page size, at most 500.'),
+  offset: z.int().min(0).default(0).describe('Rows to skip.'),
+});
+
+export const listLeadsOutput = z.object({
+  leads: z.array(lead),
+  total: z.int().describe('Rows matching the filter.'),
+  workspaceTotal: z.int().describe('All stored leads, ignoring filters.'),
+  customColumns: z.array(z.string()).describe('Keys of the custom columns.'),
+  customFields: z.array(customField),
+  campaigns: z.array(pastLeadSearch).describe('Past lead searches and imports with their counts.'),
+  leadLimit: z.int().describe('The plan\'s stored-lead cap.'),
+});
+
+const coreInput = {
+  company: valueText.optional(),
+  full_name: valueText.optional(),
+  title: valueText.optional(),
+  email: z.email().max(320).optional(),
+  phone: z.string().max(64).optional(),
+  domain: z.string().max(253).optional(),
+  linkedin_url: z.url().max(2000).optional(),
+  location: valueText.optional(),
+  source_url: z.url().max(2000).optional(),
+};
+
+export const newLead = z
+  .strictObject({
+    ...coreInput,
+    score: score.optional(),
+    status: leadStatus.optional(),
+    custom: z.record(customKey, customValue).optional().describe('Custom column values keyed by column key.'),
+  })
+  .describe('A lead to store: any core fields, plus custom values.');
+export type NewLead = z.infer<typeof newLead>;
+
+export const importLeadsInput = z.strictObject({
+  name: z.string().min(1).max(120).optional().describe('Label of this import in the list\'s past lead searches (default: the date).'),
+  brand_id: uuid.optional().describe('Brand to store the leads under (default: the workspace\'s default brand).'),
+  leads: z.array(newLead).min(1).max(500).describe('1 to 500 leads.'),
+});
+
+export const importLeadsOutput = z.object({
+  created: z.int().describe('Leads stored by this call.'),
+  duplicates: z.int().describe('Leads skipped because their email or LinkedIn URL is already stored.'),
+  leads: z.array(lead).describe('The stored leads.'),
+});
+
+export const updateLeadInput = z
+  .strictObject({
+    id: uuid,
+    field: z.string().min(1).max(64).optional().describe('A core field name or a custom column key; a non-core name writes into `custom`.'),
+    value: z.string().max(2000).nullable().optional().describe('New value for `field`; empty string or null clears it.'),
+    status: leadStatus.optional(),
+    score: score.optional(),
+    archived: z.boolean().optional().describe('True archives the lead, false restores it.'),
+  })
+  .refine((body) => body.field !== undefined || body.status !== undefined || body.score !== undefined || body.archived !== undefined, {
+    message: 'nothing to update: give field and value, status, score or archived',
+    path: ['field'],
+  })
+  .refine((body) => body.field === undefined || body.value !== undefined, { message: 'required with field', path: ['value'] });
+
+export const leadOutput = z.object({ lead });
+
+const idList = z.array(uuid).min(1).max(500).describe('1 to 500 lead ids.');
+
+export const bulkUpdateLeadsInput = z
+  .strictObject({
+    ids: idList,
+    status: leadStatus.optional(),
+    archived: z.boolean().optional().describe('True archives the leads, false restores them.'),
+  })
+  .refine((body) => body.status !== undefined || body.archived !== undefined, {
+    message: 'give status or archived',
+    path: ['status'],
+  });
+
+export const bulkUpdateLeadsOutput = z.object({ ok: okFlag, updated: z.int().describe('Leads changed.') });
+
+export const deleteLeadsInput = z.strictObject({ ids: idList });
+export const deleteLeadsOutput = z.object({ ok: okFlag, deleted: z.int().describe('Leads deleted.') });
+
+export const capacityOutput = z
+  .object({
+    used: z.int().describe('Stored leads counting toward the cap (archived leads do not).'),
+    limit: z.int().describe('The plan\'s cap.'),
+    remaining: z.int().describe('Leads that can still be stored.'),
+    tier: z.string().describe('The plan.'),
+  })
+  .meta({ id: 'LeadCapacity' });
+
+export const listFieldsOutput = z.object({ fields: z.array(customField).describe('Custom columns in display order.') });
+
+export const createFieldInput = z.strictObject({
+  label: z.string().trim().min(1).max(64).describe('Display label; the key is derived from it.'),
+  type: z.enum(customFieldTypes).default('text'),
+  description: z.string().max(500).default(''),
+  auto_research: z.boolean().default(false),
+});
+export const createFieldOutput = z.object({
+  field: customField,
+  created: z.boolean().describe('False when the column already existed; it is returned unchanged.'),
+});
+
+export const criteria = z
+  .strictObject({
+    description: z.string().max(2000).optional(),
+    count: z.int().min(1).max(10_000).optional(),
+    locations: z.array(z.string().max(200)).max(100).optional(),
+    industries: z.array(z.string().max(200)).max(100).optional(),
+    company_size: z.string().max(100).optional(),
+    titles: z.array(z.string().max(200)).max(100).optional(),
+    keywords: z.array(z.string().max(200)).max(100).optional(),
+    exclusions: z.array(z.string().max(200)).max(100).optional(),
+    required_fields: z.array(z.string().max(64)).max(20).optional(),
+    extra_columns: z.array(z.strictObject({ name: z.string().max(64), description: z.string().max(500) })).max(20).optional(),
+    sources: z.array(z.string().max(200)).max(50).optional(),
+    notes: z.string().max(2000).optional(),
+  })
+  .describe('What the saved search looks for.');
+
+export const researchProfile = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    kind: z.enum(['icp']).describe('Kind of saved search.'),
+    criteria,
+    run_count: z.int().describe('Times the search has run.'),
+    last_run_at: nullableDateTime,
+    created_at: dateTime,
+  })
+  .meta({ id: 'ResearchProfile' });
+
+export const saveResearchProfileInput = z.strictObject({
+  id: uuid.optional().describe('When present, updates that profile in place.'),
+  name: z.string().trim().min(1).max(120),
+  kind: z.enum(['icp']).default('icp'),
+  criteria,
+});
+export const researchProfileOutput = z.object({ profile: researchProfile });
+export const listResearchProfilesOutput = z.object({ profiles: z.array(researchProfile) });

@@ -1,0 +1,107 @@
+import { parseArgs } from 'node:util';
+import { parseScopes, revokeApiKey } from '../auth/api-key.service.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../database.ts';
+import { logToStderr, setLogLevel } from '../logger.ts';
+import { plans, type Plan } from '../workspaces/plans.ts';
+import { createOwnerKey, createWorkspace, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
+
+const usage = `Usage:
+  cli workspace create --name N --plan free|starter|pro|business --email E
+  cli workspace update --id ID [--plan P] [--crawl-credits N] [--agent-credits N] [--validation-credits N] [--overage on|off]
+  cli workspace show --id ID
+  cli keys create --workspace ID --name N --scopes read,write
+  cli keys revoke --id ID`;
+
+class UsageError extends Error {}
+
+const options = {
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  email: { type: 'string' },
+  id: { type: 'string' },
+  workspace: { type: 'string' },
+  scopes: { type: 'string' },
+  overage: { type: 'string' },
+  'crawl-credits': { type: 'string' },
+  'agent-credits': { type: 'string' },
+  'validation-credits': { type: 'string' },
+} as const;
+
+type Flags = Partial<Record<keyof typeof options, string>>;
+
+function required(flags: Flags, name: keyof Flags): string {
+  const value = flags[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function plan(value: string | undefined): Plan | undefined {
+  if (value === undefined) return undefined;
+  if (!(plans as readonly string[]).includes(value)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`);
+  return value as Plan;
+}
+
+function count(flags: Flags, name: keyof Flags): number | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+function onOff(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'on' && value !== 'off') throw new UsageError('--overage must be on or off');
+  return value === 'on';
+}
+
+async function run(command: string, flags: Flags): Promise<unknown> {
+  switch (command) {
+    case 'workspace create': {
+      const email = required(flags, 'email');
+      const name = required(flags, 'name');
+      return createWorkspace({ name, email, plan: plan(required(flags, 'plan'))! });
+    }
+    case 'workspace update':
+      return updateWorkspace(required(flags, 'id'), {
+        plan: plan(flags.plan),
+        crawl: count(flags, 'crawl-credits'),
+        agent: count(flags, 'agent-credits'),
+        validation: count(flags, 'validation-credits'),
+        overage: onOff(flags.overage),
+      });
+    case 'workspace show':
+      return showWorkspace(required(flags, 'id'));
+    case 'keys create': {
+      const workspaceId = required(flags, 'workspace');
+      return createOwnerKey(workspaceId, required(flags, 'name'), parseScopes(required(flags, 'scopes')));
+    }
+    case 'keys revoke':
+      return revokeApiKey(required(flags, 'id'));
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
+  }
+}
+
+async function main() {
+  const { positionals, values } = parseArgs({ args: process.argv.slice(2), options, allowPositionals: true, strict: true });
+  const command = positionals.slice(0, 2).join(' ');
+  const config = loadConfig();
+  logToStderr();
+  setLogLevel(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
+  const closeDatabase = await openDatabase(config);
+  try {
+    console.log(JSON.stringify(await run(command, values)));
+  } finally {
+    await closeDatabase();
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    console.error(`${(error as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+  console.error(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+  process.exit(1);
+});

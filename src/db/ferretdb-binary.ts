@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const projectRoot = resolve(fileURLToPath(import.meta.url), '../../..');
+const localBinary = join(projectRoot, '.tools', 'bin', 'ferretdb');
+
+const onPath = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+
+/**
+ * Finds the FerretDB binary, building it on first use. FerretDB 1.24 is
+ * built from the Go module proxy through the small wrapper in
+ * tools/ferretdb (the upstream command refuses to run outside its own repo).
+ */
+export function ensureFerretDbBinary(log: (line: string) => void, explicit?: string): string {
+  if (explicit) {
+    if (!existsSync(explicit)) throw new Error(`FERRETDB_BIN points at ${explicit}, which does not exist`);
+    return explicit;
+  }
+  if (existsSync(localBinary)) return localBinary;
+  const go = onPath('go') || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : '');
+  if (!go) {
+    const found = onPath('ferretdb');
+    if (found) return found;
+    throw new Error(
+      'No database configured: set MONGODB_URI to a MongoDB 6+ server, or install Go (>= 1.24) so the embedded FerretDB can be built, or set FERRETDB_BIN.',
+    );
+  }
+  log('Building the embedded FerretDB 1.24 from the Go module proxy (first run only, about a minute)...');
+  mkdirSync(join(projectRoot, '.tools', 'bin'), { recursive: true });
+  const build = spawnSync(go, ['build', '-o', localBinary, '.'], {
+    cwd: join(projectRoot, 'tools', 'ferretdb'),
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  if (build.status !== 0 || !existsSync(localBinary)) {
+    throw new Error(`Building FerretDB failed (go build exited ${build.status}); set MONGODB_URI to use an existing MongoDB instead.`);
+  }
+  log(`FerretDB built at ${localBinary}`);
+  return localBinary;
+}

@@ -1,0 +1,35 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga } from 'graphql-yoga';
+import type { AppRouter } from '../../router.ts';
+import { createRequestContext } from '../../trpc/context.ts';
+import { buildGraphQLSchema, type GraphQLContext } from './graphql-schema.ts';
+
+interface ServerContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestContext: GraphQLContext['requestContext'];
+  exposeHeaders: GraphQLContext['exposeHeaders'];
+}
+
+/** GraphQL at /graphql (graphql-yoga), with GraphiQL served from local assets. */
+export function createGraphQLEndpoint(appRouter: AppRouter, options: { rateLimitPerMinute: number; onFault: (error: unknown) => void }) {
+  const yoga = createYoga<ServerContext>({
+    schema: buildGraphQLSchema(appRouter, options.onFault),
+    graphqlEndpoint: '/graphql',
+    renderGraphiQL,
+    graphiql: { title: 'Lead API GraphQL' },
+    landingPage: false,
+    logging: false,
+    maskedErrors: true,
+  });
+  return (req: IncomingMessage, res: ServerResponse) =>
+    yoga.handle(req, res, {
+      req,
+      res,
+      requestContext: createRequestContext(req.headers.authorization, options.rateLimitPerMinute),
+      exposeHeaders: (headers) => {
+        for (const [name, value] of Object.entries(headers)) if (!res.headersSent) res.setHeader(name, value);
+      },
+    });
+}

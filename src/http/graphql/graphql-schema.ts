@@ -1,0 +1,74 @@
+import SchemaBuilder from '@pothos/core';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { toErrorResponse } from '../../errors/error-response.ts';
+import type { AppRouter } from '../../router.ts';
+import type { RequestContext } from '../../trpc/context.ts';
+import { createCallerFactory } from '../../trpc/init.ts';
+import { procedureDefs } from '../../trpc/procedure-defs.ts';
+import { ZodToGraphQL } from './zod-to-graphql.ts';
+
+export interface GraphQLContext {
+  requestContext: RequestContext;
+  /** Copies the procedure's response headers (rate limit) onto the HTTP response. */
+  exposeHeaders: (headers: Record<string, string>) => void;
+}
+
+
+/** `leads.bulkUpdate` -> `leadsBulkUpdate` */
+const fieldName = (path: string) => path.replace(/\.([a-z])/gi, (_, c: string) => c.toUpperCase());
+const typeName = (path: string) => fieldName(path).replace(/^./, (c) => c.toUpperCase());
+
+/**
+ * Derives the GraphQL schema from the router: each query procedure becomes
+ * a Query field and each mutation a Mutation field, typed from its zod
+ * input and output. Resolvers call the procedure through a tRPC caller with
+ * the request's credential, so auth, validation, rate limit and credits are
+ * the same as on REST and tRPC.
+ */
+export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknown) => void): GraphQLSchema {
+  const builder = new SchemaBuilder<{ Context: GraphQLContext; Scalars: { JSON: { Input: unknown; Output: unknown } } }>({});
+  builder.scalarType('JSON', {
+    description: 'Any JSON value.',
+    serialize: (value) => value,
+    parseValue: (value) => value,
+  });
+  builder.queryType({});
+  builder.mutationType({});
+  const types = new ZodToGraphQL(builder);
+  const createCaller = createCallerFactory(appRouter);
+
+  const call = async (path: string, input: unknown, context: GraphQLContext) => {
+    const caller = createCaller(context.requestContext) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>;
+    const [namespace, name] = path.split('.') as [string, string];
+    try {
+      return await caller[namespace]![name]!(input);
+    } catch (error) {
+      const { status, body } = toErrorResponse(error);
+      if (status >= 500) onFault(error);
+      throw new GraphQLError(body.error, { extensions: { ...body, status } });
+    } finally {
+      context.exposeHeaders(context.requestContext.responseHeaders);
+    }
+  };
+
+  for (const [path, { type, inputs, output, meta }] of Object.entries(procedureDefs(appRouter))) {
+    if (!output || type === 'subscription') continue;
+    const name = fieldName(path);
+    const resultType = types.output(output, `${typeName(path)}Result`);
+    const field = (t: any) =>
+      t.field({
+        ...types.fieldOptions(resultType, 'output'),
+        description: meta?.openapi?.summary,
+        args: types.args(inputs[0], typeName(path), t),
+        resolve: (_root: unknown, args: Record<string, unknown>, context: GraphQLContext) => call(path, stripNulls(args), context),
+      });
+    if (type === 'query') builder.queryField(name, field);
+    else builder.mutationField(name, field);
+  }
+  return builder.toSchema({ sortSchema: false });
+}
+
+/** GraphQL passes omitted optional arguments as absent but explicit nulls as null; zod optionals want absent. */
+function stripNulls(args: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
+}

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- this bridge builds types at run time from zod definitions */
+type Builder = PothosSchemaTypes.SchemaBuilder<any>;
+type Def = { type: string; [key: string]: any };
+type TypeRef = any;
+
+/** A field's GraphQL type: the named type, whether it may be null, and list nesting. */
+interface Resolved {
+  ref: TypeRef;
+  nullable: boolean;
+  list?: { itemNullable: boolean };
+}
+
+const def = (schema: z.ZodType): Def => (schema as any)._zod.def as Def;
+const pascal = (text: string) => text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+const enumValueName = (value: string) => {
+  const name = value.replace(/[^A-Za-z0-9_]/g, '_');
+  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
+};
+const registeredId = (schema: z.ZodType): string | undefined => z.globalRegistry.get(schema)?.id as string | undefined;
+const isInt = (schema: z.ZodType) => ['safeint', 'int32', 'uint32'].includes((schema as any).format);
+
+/**
+ * Turns zod schemas into Pothos types: objects become object (or input)
+ * types named by their `.meta({ id })` or by their place, enums become
+ * enums, records and free-form values the JSON scalar. Every field keeps
+ * its `.describe()` text. No GraphQL type is written by hand.
+ */
+export class ZodToGraphQL {
+  private readonly types = new Map<string, TypeRef>();
+  private readonly builder: Builder;
+
+  constructor(builder: unknown) {
+    this.builder = builder as unknown as Builder;
+  }
+
+  output(schema: z.ZodType, name: string): Resolved {
+    return this.resolve(schema, name, 'output');
+  }
+
+  /** The arguments of a field, from a procedure's object input. */
+  args(schema: z.ZodType | undefined, name: string, t: any): Record<string, any> {
+    if (!schema || def(schema).type !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(def(schema).shape as Record<string, z.ZodType>).map(([key, field]) => {
+        const resolved = this.resolve(field, `${name}${pascal(key)}`, 'input');
+        return [key, t.arg({ ...this.fieldOptions(resolved, 'input'), description: field.description })];
+      }),
+    );
+  }
+
+  fieldOptions(resolved: Resolved, io: 'input' | 'output') {
+    const type = resolved.list ? [resolved.ref] : resolved.ref;
+    if (io === 'input') {
+      return { type, required: resolved.list ? { list: !resolved.nullable, items: !resolved.list.itemNullable } : !resolved.nullable };
+    }
+    return { type, nullable: resolved.list ? { list: resolved.nullable, items: resolved.list.itemNullable } : resolved.nullable };
+  }
+
+  private resolve(schema: z.ZodType, name: string, io: 'input' | 'output'): Resolved {
+    const d = def(schema);
+    switch (d.type) {
+      case 'optional':
+      case 'nullable':
+        return { ...this.resolve(d.innerType, name, io), nullable: true };
+      case 'default':
+      case 'prefault':
+        // A defaulted field may be omitted on input; on output it is always present.
+        return { ...this.resolve(d.innerType, name, io), nullable: io === 'input' };
+      case 'readonly':
+      case 'catch':
+        return this.resolve(d.innerType, name, io);
+      case 'pipe':
+        return this.resolve(io === 'input' ? d.in : d.out, name, io);
+      case 'array': {
+        const item = this.resolve(d.element, `${name}Item`, io);
+        return { ref: item.ref, nullable: false, list: { itemNullable: item.nullable } };
+      }
+      case 'string':
+        return { ref: 'String', nullable: false };
+      case 'number':
+        return { ref: isInt(schema) ? 'Int' : 'Float', nullable: false };
+      case 'boolean':
+        return { ref: 'Boolean', nullable: false };
+      case 'literal':
+        return { ref: typeof d.values[0] === 'number' ? 'Float' : typeof d.values[0] === 'boolean' ? 'Boolean' : 'String', nullable: false };
+      case 'union': {
+        const options = (d.options as z.ZodType[]).map((o) => this.resolve(o, name, io));
+        const allStrings = options.every((o) => o.ref === 'String' && !o.list);
+        return { ref: allStrings ? 'String' : 'JSON', nullable: options.some((o) => o.nullable) };
+      }
+      case 'enum':
+        return { ref: this.enumType(schema, name), nullable: false };
+      case 'object':
+        return { ref: io === 'input' ? this.inputType(schema, name) : this.objectType(schema, name), nullable: false };
+      default:
+        // records, unknown, any and other free-form values
+        return { ref: 'JSON', nullable: false };
+    }
+  }
+
+  private enumType(schema: z.ZodType, fallback: string): TypeRef {
+    const name = registeredId(schema) ?? fallback;
+    return this.once(name, () =>
+      this.builder.enumType(name, {
+        description: schema.description,
+        values: Object.fromEntries(Object.values(def(schema).entries as Record<string, string>).map((v) => [enumValueName(v), { value: v }])),
+      }),
+    );
+  }
+
+  private objectType(schema: z.ZodType, fallback: string): TypeRef {
+    const name = registeredId(schema) ?? fallback;
+    return this.once(name, () => {
+      const ref = this.builder.objectRef<Record<string, unknown>>(name);
+      const shape = def(schema).shape as Record<string, z.ZodType>;
+      ref.implement({
+        description: schema.description,
+        fields: (t: any) =>
+          Object.fromEntries(
+            Object.entries(shape).map(([key, field]) => {
+              const resolved = this.resolve(field, `${name}${pascal(key)}`, 'output');
+              return [key, t.field({ ...this.fieldOptions(resolved, 'output'), description: field.description, resolve: (parent: any) => parent[key] })];
+            }),
+          ),
+      });
+      return ref;
+    });
+  }
+
+  private inputType(schema: z.ZodType, fallback: string): TypeRef {
+    const name = `${registeredId(schema) ?? fallback}Input`;
+    return this.once(name, () => {
+      const ref = this.builder.inputRef<Record<string, unknown>>(name);
+      const shape = def(schema).shape as Record<string, z.ZodType>;
+      ref.implement({
+        description: schema.description,
+        fields: (t: any) =>
+          Object.fromEntries(
+            Object.entries(shape).map(([key, field]) => {
+              const resolved = this.resolve(field, `${name}${pascal(key)}`, 'input');
+              return [key, t.field({ ...this.fieldOptions(resolved, 'input'), description: field.description })];
+            }),
+          ),
+      });
+      return ref;
+    });
+  }
+
+  private once(name: string, create: () => TypeRef): TypeRef {
+    if (!this.types.has(name)) this.types.set(name, create());
+    return this.types.get(name);
+  }
+}

@@ -1,0 +1,72 @@
+import { coreFields } from '../../schema/leads.ts';
+import type { z } from 'zod';
+import type { createFieldInput, customField } from '../../schema/leads.ts';
+import { AppError } from '../errors/app-error.ts';
+import { CustomField, type CustomFieldDoc } from './lead.models.ts';
+
+type FieldOut = z.infer<typeof customField>;
+
+const toField = (doc: CustomFieldDoc): FieldOut => ({
+  key: doc.key,
+  label: doc.label,
+  type: doc.type,
+  description: doc.description,
+  auto_research: doc.auto_research,
+  declared: doc.declared,
+});
+
+/** "Annual Revenue ($)" -> "annual_revenue"; never a core field name. */
+export function keyFromLabel(label: string): string {
+  let key = label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 64);
+  if (!key) throw new AppError('validation_failed', 'label: must contain at least one letter or digit', { field: 'label' });
+  if (/^[0-9]/.test(key)) key = `_${key}`.slice(0, 64);
+  if ((coreFields as readonly string[]).includes(key)) key = `custom_${key}`;
+  return key;
+}
+
+export async function listFields(workspaceId: string): Promise<FieldOut[]> {
+  const docs = await CustomField.find({ workspaceId }).sort({ position: 1, _id: 1 }).lean<CustomFieldDoc[]>();
+  return docs.map(toField);
+}
+
+const nextPosition = async (workspaceId: string) => (await CustomField.countDocuments({ workspaceId })) + 1;
+
+/** Declares a column. An already declared column comes back unchanged; an undeclared key becomes declared. */
+export async function declareField(workspaceId: string, input: z.infer<typeof createFieldInput>) {
+  const key = keyFromLabel(input.label);
+  const existing = await CustomField.findOne({ workspaceId, key }).lean<CustomFieldDoc>();
+  if (existing?.declared) return { field: toField(existing), created: false };
+  const definition = { label: input.label, type: input.type, description: input.description, auto_research: input.auto_research, declared: true };
+  if (existing) {
+    const updated = await CustomField.findOneAndUpdate({ _id: existing._id }, { $set: definition }, { returnDocument: 'after' }).lean<CustomFieldDoc>();
+    return { field: toField(updated!), created: true };
+  }
+  try {
+    const doc = await CustomField.create({ workspaceId, key, ...definition, position: await nextPosition(workspaceId) });
+    return { field: toField(doc.toObject()), created: true };
+  } catch (error) {
+    // Declared concurrently by another request: it exists now, unchanged.
+    if ((error as { code?: number }).code !== 11000) throw error;
+    const winner = await CustomField.findOne({ workspaceId, key }).lean<CustomFieldDoc>();
+    return { field: toField(winner!), created: false };
+  }
+}
+
+/** Records custom keys written without a declaration, so the list can show them as `declared: false`. */
+export async function recordUndeclaredKeys(workspaceId: string, keys: Iterable<string>): Promise<void> {
+  const unique = [...new Set(keys)];
+  if (!unique.length) return;
+  const known = new Set((await CustomField.find({ workspaceId, key: { $in: unique } }, { key: 1 }).lean()).map((f) => f.key));
+  let position = await nextPosition(workspaceId);
+  for (const key of unique.filter((k) => !known.has(k))) {
+    await CustomField.create({ workspaceId, key, label: key, declared: false, position: position++ }).catch((error: { code?: number }) => {
+      if (error.code !== 11000) throw error;
+    });
+  }
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import mongoose, { Schema } from 'mongoose';
+import { coreFields, customFieldTypes, leadStatuses } from '../../schema/leads.ts';
+
+const id = { type: String, default: () => randomUUID() };
+const nullableString = { type: String, default: null };
+
+const leadSchema = new Schema(
+  {
+    _id: id,
+    workspaceId: { type: String, required: true },
+    brandId: { type: String, required: true },
+    ...Object.fromEntries(coreFields.map((field) => [field, nullableString])),
+    /** Dedupe keys: the normalized value, or a per-lead placeholder so unique indexes need no partial filter. */
+    emailKey: { type: String, required: true },
+    linkedinKey: { type: String, required: true },
+    /** Lower-cased company, full_name, email and domain for the list's `q`. */
+    searchText: { type: String, default: '' },
+    score: { type: Number, default: null },
+    status: { type: String, enum: leadStatuses, default: 'new' },
+    custom: { type: Schema.Types.Mixed, default: {} },
+    email_status: nullableString,
+    email_provider: nullableString,
+    email_is_role: { type: Boolean, default: null },
+    email_validated_at: { type: Date, default: null },
+    unsubscribedAt: { type: Date, default: null },
+    archivedAt: { type: Date, default: null },
+    agentRunId: nullableString,
+    leadSearchId: nullableString,
+  },
+  { timestamps: true, versionKey: false, minimize: false },
+);
+// The list's filters, each with the list's sort (newest first).
+leadSchema.index({ workspaceId: 1, archivedAt: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, status: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, agentRunId: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, brandId: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, unsubscribedAt: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });
+leadSchema.index({ workspaceId: 1, linkedinKey: 1 }, { unique: true });
+
+export type LeadDoc = {
+  _id: string;
+  workspaceId: string;
+  brandId: string;
+  emailKey: string;
+  linkedinKey: string;
+  searchText: string;
+  score: number | null;
+  status: (typeof leadStatuses)[number];
+  custom: Record<string, string | null>;
+  email_status: string | null;
+  email_provider: string | null;
+  email_is_role: boolean | null;
+  email_validated_at: Date | null;
+  unsubscribedAt: Date | null;
+  archivedAt: Date | null;
+  agentRunId: string | null;
+  leadSearchId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+} & Record<(typeof coreFields)[number], string | null>;
+
+export const Lead = mongoose.model<LeadDoc>('Lead', leadSchema, 'leads');
+
+/** Stored-lead counter per workspace, moved only by conditional updates so the plan cap holds under concurrency. */
+const leadQuotaSchema = new Schema({ _id: String, stored: { type: Number, default: 0 } }, { versionKey: false });
+export const LeadQuota = mongoose.model<{ _id: string; stored: number }>('LeadQuota', leadQuotaSchema, 'lead_quotas');
+
+const customFieldSchema = new Schema(
+  {
+    _id: id,
+    workspaceId: { type: String, required: true },
+    key: { type: String, required: true },
+    label: { type: String, required: true },
+    type: { type: String, enum: customFieldTypes, default: 'text' },
+    description: { type: String, default: '' },
+    auto_research: { type: Boolean, default: false },
+    declared: { type: Boolean, default: true },
+    position: { type: Number, required: true },
+  },
+  { timestamps: true, versionKey: false },
+);
+customFieldSchema.index({ workspaceId: 1, key: 1 }, { unique: true });
+customFieldSchema.index({ workspaceId: 1, position: 1 });
+
+export interface CustomFieldDoc {
+  _id: string;
+  workspaceId: string;
+  key: string;
+  label: string;
+  type: (typeof customFieldTypes)[number];
+  description: string;
+  auto_research: boolean;
+  declared: boolean;
+  position: number;
+}
+export const CustomField = mongoose.model<CustomFieldDoc>('CustomField', customFieldSchema, 'lead_custom_fields');
+
+/** A past lead search: an import or an agent search that stored leads. */
+const leadSearchSchema = new Schema(
+  {
+    _id: id,
+    workspaceId: { type: String, required: true },
+    label: { type: String, required: true },
+    count: { type: Number, default: 0 },
+  },
+  { timestamps: true, versionKey: false },
+);
+leadSearchSchema.index({ workspaceId: 1, createdAt: -1 });
+export const LeadSearch = mongoose.model<{ _id: string; workspaceId: string; label: string; count: number; createdAt: Date }>(
+  'LeadSearch',
+  leadSearchSchema,
+  'lead_searches',
+);
+
+const researchProfileSchema = new Schema(
+  {
+    _id: id,
+    workspaceId: { type: String, required: true },
+    name: { type: String, required: true },
+    kind: { type: String, default: 'icp' },
+    criteria: { type: Schema.Types.Mixed, default: {} },
+    run_count: { type: Number, default: 0 },
+    last_run_at: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false, minimize: false },
+);
+researchProfileSchema.index({ workspaceId: 1, createdAt: -1 });
+export interface ResearchProfileDoc {
+  _id: string;
+  workspaceId: string;
+  name: string;
+  kind: 'icp';
+  criteria: Record<string, unknown>;
+  run_count: number;
+  last_run_at: Date | null;
+  createdAt: Date;
+}
+export const ResearchProfile = mongoose.model<ResearchProfileDoc>('ResearchProfile', researchProfileSchema, 'research_profiles');

@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+import {
+  coreFields,
+  customKey,
+  type CoreField,
+  type bulkUpdateLeadsInput,
+  type listLeadsInput,
+  type listLeadsOutput,
+  type updateLeadInput,
+  type Lead as LeadOut,
+} from '../../schema/leads.ts';
+import { z as zod } from 'zod';
+import { withKeyLock } from '../db/key-lock.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { planRules } from '../workspaces/plans.ts';
+import { getWorkspace } from '../workspaces/workspace.service.ts';
+import { listFields, recordUndeclaredKeys } from './lead-fields.service.ts';
+import { derivedKeys, toLead } from './lead-mapper.ts';
+import { releaseLeadSlots, reserveLeadSlots, storedLeadCount } from './lead-quota.ts';
+import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function listFilter(workspaceId: string, input: z.infer<typeof listLeadsInput>) {
+  const filter: Record<string, unknown> = { workspaceId, archivedAt: null };
+  if (input.status === 'archived') filter.archivedAt = { $ne: null };
+  else if (input.status === 'unsubscribed') filter.unsubscribedAt = { $ne: null };
+  else if (input.status) filter.status = input.status;
+  if (input.agent_run_id) filter.agentRunId = input.agent_run_id;
+  if (input.brand && input.brand !== 'all') filter.brandId = input.brand;
+  if (input.q?.trim()) filter.searchText = { $regex: escapeRegex(input.q.trim().toLowerCase()) };
+  return filter;
+}
+
+export async function listLeads(workspaceId: string, input: z.infer<typeof listLeadsInput>): Promise<z.infer<typeof listLeadsOutput>> {
+  const filter = listFilter(workspaceId, input);
+  const [docs, total, workspaceTotal, fields, searches, workspace] = await Promise.all([
+    Lead.find(filter).sort({ createdAt: -1, _id: -1 }).skip(input.offset).limit(input.limit).lean<LeadDoc[]>(),
+    Lead.countDocuments(filter),
+    Lead.countDocuments({ workspaceId }),
+    listFields(workspaceId),
+    LeadSearch.find({ workspaceId }).sort({ createdAt: -1 }).limit(50).lean(),
+    getWorkspace(workspaceId),
+  ]);
+  return {
+    leads: docs.map(toLead),
+    total,
+    workspaceTotal,
+    customColumns: fields.map((f) => f.key),
+    customFields: fields,
+    campaigns: searches.map((s) => ({ id: s._id, label: s.label, count: s.count, created_at: s.createdAt.toISOString() })),
+    leadLimit: planRules[workspace.plan].leadLimit,
+  };
+}
+
+/** How each core field's value is checked when set through PATCH `field`/`value`. */
+const coreValue: Record<CoreField, zod.ZodType<string>> = {
+  company: zod.string(),
+  full_name: zod.string(),
+  title: zod.string(),
+  email: zod.email(),
+  phone: zod.string().max(64),
+  domain: zod.string().max(253),
+  linkedin_url: zod.url(),
+  location: zod.string(),
+  source_url: zod.url(),
+};
+
+function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
+  const value = rawValue === '' ? null : rawValue;
+  if ((coreFields as readonly string[]).includes(field)) {
+    const core = field as CoreField;
+    if (value !== null) {
+      const checked = coreValue[core].safeParse(value);
+      if (!checked.success) throw new AppError('validation_failed', `value: not a valid ${core}`, { field: 'value' });
+    }
+    return { $set: { [core]: value, ...derivedKeys({ ...lead, [core]: value }, lead._id) } };
+  }
+  if (!customKey.safeParse(field).success) {
+    throw new AppError('validation_failed', 'field: must be a core field or a custom key of letters, digits and underscores', { field: 'field' });
+  }
+  return value === null ? { $unset: { [`custom.${field}`]: '' } } : { $set: { [`custom.${field}`]: value } };
+}
+
+export async function updateLead(workspaceId: string, input: z.infer<typeof updateLeadInput>): Promise<LeadOut> {
+  const lead = await Lead.findOne({ _id: input.id, workspaceId }).lean<LeadDoc>();
+  if (!lead) throw notFound('Lead');
+  const update: { $set: Record<string, unknown>; $unset: Record<string, ''> } = { $set: {}, $unset: {} };
+  if (input.field !== undefined) {
+    const change = fieldUpdate(lead, input.field, input.value ?? null);
+    Object.assign(update.$set, change.$set ?? {});
+    Object.assign(update.$unset, change.$unset ?? {});
+  }
+  if (input.status !== undefined) update.$set.status = input.status;
+  if (input.score !== undefined) update.$set.score = input.score;
+
+  if (input.archived !== undefined) await setArchived(workspaceId, [lead._id], input.archived);
+  try {
+    if (Object.keys(update.$set).length || Object.keys(update.$unset).length) {
+      await Lead.updateOne({ _id: lead._id, workspaceId }, update);
+    }
+  } catch (error) {
+    if ((error as { code?: number }).code === 11000) {
+      throw new AppError('conflict', `value: another lead in this workspace already has this ${input.field}`, { field: 'value' });
+    }
+    throw error;
+  }
+  if (input.field !== undefined && !(coreFields as readonly string[]).includes(input.field)) {
+    await recordUndeclaredKeys(workspaceId, [input.field]);
+  }
+  return toLead((await Lead.findById(lead._id).lean<LeadDoc>())!);
+}
+
+/**
+ * Archives or restores leads, keeping the stored-lead counter in step:
+ * archiving frees a slot; restoring needs one (lead_limit when full).
+ */
+async function setArchived(workspaceId: string, ids: string[], archived: boolean): Promise<void> {
+  await withKeyLock(`leads:${workspaceId}`, async () => {
+    if (archived) {
+      const result = await Lead.updateMany({ workspaceId, _id: { $in: ids }, archivedAt: null }, { $set: { archivedAt: new Date() } });
+      await releaseLeadSlots(workspaceId, result.modifiedCount);
+      return;
+    }
+    const toRestore = await Lead.countDocuments({ workspaceId, _id: { $in: ids }, archivedAt: { $ne: null } });
+    const workspace = await getWorkspace(workspaceId);
+    await reserveLeadSlots(workspaceId, toRestore, planRules[workspace.plan].leadLimit);
+    const result = await Lead.updateMany({ workspaceId, _id: { $in: ids }, archivedAt: { $ne: null } }, { $set: { archivedAt: null } });
+    await releaseLeadSlots(workspaceId, toRestore - result.modifiedCount);
+  });
+}
+
+export async function bulkUpdateLeads(workspaceId: string, input: z.infer<typeof bulkUpdateLeadsInput>): Promise<number> {
+  const ids = [...new Set(input.ids)];
+  const matched = await Lead.countDocuments({ workspaceId, _id: { $in: ids } });
+  if (input.archived !== undefined) await setArchived(workspaceId, ids, input.archived);
+  if (input.status !== undefined) await Lead.updateMany({ workspaceId, _id: { $in: ids } }, { $set: { status: input.status } });
+  return matched;
+}
+
+export async function deleteLeads(workspaceId: string, ids: string[]): Promise<number> {
+  return withKeyLock(`leads:${workspaceId}`, async () => {
+    const unique = [...new Set(ids)];
+    const counted = await Lead.countDocuments({ workspaceId, _id: { $in: unique }, archivedAt: null });
+    const result = await Lead.deleteMany({ workspaceId, _id: { $in: unique } });
+    await releaseLeadSlots(workspaceId, Math.min(counted, result.deletedCount));
+    return result.deletedCount;
+  });
+}
+
+export async function leadCapacity(workspaceId: string) {
+  const workspace = await getWorkspace(workspaceId);
+  const limit = planRules[workspace.plan].leadLimit;
+  const used = await storedLeadCount(workspaceId);
+  return { used, limit, remaining: Math.max(0, limit - used), tier: workspace.plan };
+}

@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import type { researchProfile, saveResearchProfileInput } from '../../schema/leads.ts';
+import { notFound } from '../errors/app-error.ts';
+import { ResearchProfile, type ResearchProfileDoc } from './lead.models.ts';
+
+type ProfileOut = z.infer<typeof researchProfile>;
+
+const toProfile = (doc: ResearchProfileDoc): ProfileOut => ({
+  id: doc._id,
+  name: doc.name,
+  kind: doc.kind,
+  criteria: doc.criteria as ProfileOut['criteria'],
+  run_count: doc.run_count,
+  last_run_at: doc.last_run_at?.toISOString() ?? null,
+  created_at: doc.createdAt.toISOString(),
+});
+
+/** Stores a saved search without running it; with `id`, replaces that profile's name and criteria in place. */
+export async function saveResearchProfile(workspaceId: string, input: z.infer<typeof saveResearchProfileInput>): Promise<ProfileOut> {
+  const { id, ...fields } = input;
+  if (!id) return toProfile((await ResearchProfile.create({ workspaceId, ...fields })).toObject());
+  const updated = await ResearchProfile.findOneAndUpdate({ _id: id, workspaceId }, { $set: fields }, { returnDocument: 'after' }).lean<ResearchProfileDoc>();
+  if (!updated) throw notFound('Research profile');
+  return toProfile(updated);
+}
+
+export async function listResearchProfiles(workspaceId: string): Promise<ProfileOut[]> {
+  const docs = await ResearchProfile.find({ workspaceId }).sort({ createdAt: -1, _id: 1 }).lean<ResearchProfileDoc[]>();
+  return docs.map(toProfile);
+}

@@ -1,0 +1,70 @@
+import type { Collection } from 'mongodb';
+import mongoose, { Schema } from 'mongoose';
+import { withKeyLock } from '../db/key-lock.ts';
+
+/** One document per key: the timestamps (ms) of its last `limit` accepted requests. */
+const RateLimitWindow = mongoose.model(
+  'RateLimitWindow',
+  new Schema({ _id: String, hits: [Number], lastHit: { type: Number, index: true } }, { versionKey: false }),
+  'rate_limit_windows',
+);
+
+const windowMs = 60_000;
+
+interface WindowDoc {
+  _id: string;
+  hits: number[];
+  lastHit: number;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the oldest request in the window leaves it. */
+  resetSeconds: number;
+}
+
+const duplicateKey = (error: unknown) => (error as { code?: number }).code === 11000;
+
+function decide(hits: number[], now: number, limit: number, allowed: boolean): RateLimitDecision {
+  const inWindow = hits.filter((t) => t > now - windowMs);
+  const oldest = inWindow[0] ?? now;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - inWindow.length),
+    resetSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
+  };
+}
+
+/**
+ * Counts one request against a rolling one-minute window, exactly: the
+ * request is recorded only if fewer than `limit` requests were accepted in
+ * the last minute, by a single conditional update of the key's document,
+ * so API replicas sharing the database never admit more than `limit`.
+ */
+export function consumeRateLimit(keyId: string, limit: number, now = Date.now()): Promise<RateLimitDecision> {
+  return withKeyLock(`rate:${keyId}`, async () => {
+    const collection = RateLimitWindow.collection as unknown as Collection<WindowDoc>;
+    try {
+      const doc = await collection.findOneAndUpdate(
+        { _id: keyId, $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0': { $lte: now - windowMs } }] },
+        { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } },
+        { upsert: true, returnDocument: 'after' },
+      );
+      return decide(doc?.hits ?? [now], now, limit, true);
+    } catch (error) {
+      // The filter did not match an existing document, so the upsert collided: the window is full.
+      if (!duplicateKey(error)) throw error;
+    }
+    const doc = await collection.findOne({ _id: keyId });
+    return decide(doc?.hits ?? [], now, limit, false);
+  });
+}
+
+/** Drops the windows of keys idle for over a minute (FerretDB has no TTL indexes to do it). */
+export async function pruneIdleRateLimitWindows(now = Date.now()): Promise<number> {
+  const result = await RateLimitWindow.deleteMany({ lastHit: { $lt: now - windowMs } });
+  return result.deletedCount;
+}

@@ -1,0 +1,20 @@
+export const plans = ['free', 'starter', 'pro', 'business'] as const;
+export type Plan = (typeof plans)[number];
+
+interface PlanRules {
+  /** Stored (non-archived) leads the workspace may keep. */
+  leadLimit: number;
+  /** Credits granted when a workspace starts on this plan. */
+  credits: { crawl: number; agent: number; validation: number };
+}
+
+export const planRules: Record<Plan, PlanRules> = {
+  free: { leadLimit: 5_000, credits: { crawl: 100, agent: 50, validation: 100 } },
+  starter: { leadLimit: 25_000, credits: { crawl: 2_000, agent: 500, validation: 2_000 } },
+  pro: { leadLimit: 100_000, credits: { crawl: 10_000, agent: 2_500, validation: 10_000 } },
+  business: { leadLimit: 500_000, credits: { crawl: 50_000, agent: 10_000, validation: 50_000 } },
+};
+
+/** The spec's plan gates. */
+export const isPaidPlan = (plan: Plan) => plan !== 'free';
+export const isProOrBusiness = (plan: Plan) => plan === 'pro' || plan === 'business';

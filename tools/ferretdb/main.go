@@ -1,0 +1,59 @@
+// Command ferretdb runs FerretDB 1.24 (MongoDB wire protocol) through its
+// embeddable package. The upstream cmd/ferretdb refuses to start when built
+// outside its own repository (it needs a generated version file), so the
+// project builds this small wrapper instead.
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen-addr", "127.0.0.1:27017", "TCP address to listen on")
+	handler := flag.String("handler", "sqlite", "backend: sqlite or postgresql")
+	sqliteURL := flag.String("sqlite-url", "file:data/", "SQLite directory URI")
+	postgresURL := flag.String("postgresql-url", "", "PostgreSQL connection string")
+	logLevel := flag.String("log-level", "warn", "debug, info, warn or error")
+	exitOnStdinEOF := flag.Bool("exit-on-stdin-eof", false, "stop when standard input closes (the parent process died)")
+	flag.Parse()
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		log.Fatalf("bad -log-level: %v", err)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:      ferretdb.ListenerConfig{TCP: *listen},
+		Logger:        logger,
+		Handler:       *handler,
+		SQLiteURL:     *sqliteURL,
+		PostgreSQLURL: *postgresURL,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	if *exitOnStdinEOF {
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin)
+			stop()
+		}()
+	}
+
+	if err := f.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}

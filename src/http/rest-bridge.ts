@@ -1,31 +1,20 @@
-import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../errors/app-error.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../trpc/context.ts';
-import { procedureDefs } from '../trpc/procedure-defs.ts';
+import { createCallerFactory } from '../trpc/init.ts';
+import { procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { queryInput } from './query-input.ts';
 import { readJsonBody } from './request-body.ts';
 import { sendJson } from './send-json.ts';
 
-/** Stands in for the response so the bridge, not trpc-to-openapi, writes status, headers and body. */
-class CapturedResponse extends EventEmitter {
-  statusCode = 200;
-  writableEnded = false;
-  setHeader() {}
-  end() {
-    this.writableEnded = true;
-  }
-}
-
-type BridgedRequest = IncomingMessage & { body?: unknown; query?: unknown };
-
-interface Outcome {
-  ctx?: RequestContext;
-  error?: unknown;
-  output?: unknown;
-  path?: string;
+interface Route {
+  method: string;
+  pattern: RegExp;
+  path: string;
+  procedure: ProcedureDef;
 }
 
 interface Options {
@@ -34,73 +23,58 @@ interface Options {
   onFault: (error: unknown) => void;
 }
 
+type Call = (input: unknown) => Promise<unknown>;
+
 /**
- * Serves the router's procedures at their REST paths through trpc-to-openapi,
- * and bridges what it does not do the spec's way, here and nowhere else:
- * JSON bodies are parsed up front (DELETE bodies too, which it would read
- * only from the query string), the success status comes from the
- * procedure's `successStatus`, and errors get the `{ error, code, ... }` body.
+ * Serves each procedure at the REST path and method of its trpc-to-openapi
+ * meta (the same meta that generates /openapi.json), the spec's way: GET
+ * input from the query string, every other method's from a JSON body
+ * (DELETE included), path parameters merged in, the procedure's
+ * `successStatus`, and `{ error, code, ... }` bodies for errors.
  */
 export function createRestBridge(appRouter: AppRouter, options: Options) {
-  const byRequest = new WeakMap<IncomingMessage, Outcome>();
-  const byContext = new WeakMap<RequestContext, Outcome>();
-  const handler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req }) => {
-      const ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
-      const outcome = byRequest.get(req)!;
-      outcome.ctx = ctx;
-      byContext.set(ctx, outcome);
-      return ctx;
-    },
-    responseMeta: ({ ctx, paths, data, errors }) => {
-      const outcome = ctx && byContext.get(ctx);
-      if (outcome && errors.length === 0) {
-        outcome.output = data[0];
-        outcome.path = paths?.[0];
-      }
-      return {};
-    },
-    onError: ({ error, req }) => {
-      byRequest.get(req as IncomingMessage)!.error = error;
-    },
+  const routes: Route[] = Object.entries(procedureDefs(appRouter)).flatMap(([path, procedure]) => {
+    const openapi = procedure.meta?.openapi;
+    return openapi ? [{ method: openapi.method, pattern: getPathRegExp(normalizePath(openapi.path)), path, procedure }] : [];
   });
+  const createCaller = createCallerFactory(appRouter);
 
-  const procedures = procedureDefs(appRouter);
-  const successStatus = (path: string | undefined, output: unknown): number => {
-    const status = path ? procedures[path]?.meta?.successStatus : undefined;
-    return typeof status === 'function' ? (status as (o: unknown) => number)(output) : (status ?? 200);
-  };
+  const resolve = (ctx: RequestContext, path: string): Call =>
+    path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx)) as Call;
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse) {
-    const outcome: Outcome = {};
-    byRequest.set(req, outcome);
+    let ctx: RequestContext | undefined;
     try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') await attachBody(req as BridgedRequest, options.maxBodyBytes);
-      const captured = new CapturedResponse();
-      await handler(req, captured as unknown as ServerResponse);
-      captured.emit('close');
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const pathname = normalizePath(url.pathname);
+      const matching = routes.filter((route) => route.pattern.test(pathname));
+      if (!matching.length) throw new AppError('not_found', `No route ${req.method} ${url.pathname}`);
+      const route = matching.find((r) => r.method === req.method);
+      if (!route) {
+        res.setHeader('Allow', matching.map((r) => r.method).join(', '));
+        throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
+      }
+      const pathParams = route.pattern.exec(pathname)?.groups ?? {};
+      const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
+      ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
+      const output = await resolve(ctx, route.path)(input);
+      const status = route.procedure.meta?.successStatus;
+      sendJson(res, typeof status === 'function' ? (status as (o: unknown) => number)(output) : (status ?? 200), output, ctx.responseHeaders);
     } catch (error) {
-      outcome.error = error;
+      const { status, body } = toErrorResponse(error);
+      if (status >= 500) options.onFault(error);
+      sendJson(res, status, body, ctx?.responseHeaders);
     }
-    const headers = outcome.ctx?.responseHeaders ?? {};
-    if (outcome.error !== undefined) {
-      const { status, body } = toErrorResponse(outcome.error);
-      if (status >= 500) options.onFault(outcome.error);
-      sendJson(res, status, body, headers);
-      return;
-    }
-    sendJson(res, successStatus(outcome.path, outcome.output), outcome.output, headers);
   };
 }
 
-/** Parses the JSON body once, where trpc-to-openapi looks for it (DELETE input is read as the query). */
-async function attachBody(req: BridgedRequest, maxBytes: number) {
-  const body = await readJsonBody(req, maxBytes);
-  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+async function readInput(req: IncomingMessage, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
+  const schema = route.procedure.inputs[0];
+  if (!schema || schema.def.type === 'void') return undefined;
+  if (req.method === 'GET') return { ...queryInput(schema, url.searchParams), ...pathParams };
+  const body = (await readJsonBody(req, maxBodyBytes)) ?? {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('validation_failed', 'body: must be a JSON object', { field: 'body' });
   }
-  if (req.method === 'DELETE') req.query = body ?? {};
-  else req.body = body ?? {};
-  req.headers['content-type'] = 'application/json';
+  return { ...body, ...pathParams };
 }

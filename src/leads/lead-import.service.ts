@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import type { z } from 'zod';
 import type { importLeadsInput, importLeadsOutput, NewLead } from '../../schema/leads.ts';
 import { withKeyLock } from '../db/key-lock.ts';
@@ -27,7 +27,7 @@ export async function importLeads(
   const workspace = await getWorkspace(workspaceId);
   const brandId = await resolveBrandId(workspaceId, input.brand_id);
   const candidates = input.leads.map((lead) => {
-    const _id = randomUUID();
+    const _id = timeOrderedId();
     return { _id, lead, ...derivedKeys(lead, _id) };
   });
 

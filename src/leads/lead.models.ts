@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema } from 'mongoose';
+import { v7 as timeOrderedId } from 'uuid';
 import { coreFields, customFieldTypes, leadStatuses } from '../../schema/leads.ts';
 
 const id = { type: String, default: () => randomUUID() };
@@ -7,7 +8,8 @@ const nullableString = { type: String, default: null };
 
 const leadSchema = new Schema(
   {
-    _id: id,
+    /** Time-ordered (UUIDv7), so leads stored in the same millisecond still list newest first. */
+    _id: { type: String, default: () => timeOrderedId() },
     workspaceId: { type: String, required: true },
     brandId: { type: String, required: true },
     ...Object.fromEntries(coreFields.map((field) => [field, nullableString])),

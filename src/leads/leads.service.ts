@@ -94,21 +94,32 @@ export async function updateLead(workspaceId: string, input: z.infer<typeof upda
   if (input.status !== undefined) update.$set.status = input.status;
   if (input.score !== undefined) update.$set.score = input.score;
 
+  await assertNoDuplicate(workspaceId, lead._id, update.$set, input.field);
   if (input.archived !== undefined) await setArchived(workspaceId, [lead._id], input.archived);
   try {
     if (Object.keys(update.$set).length || Object.keys(update.$unset).length) {
       await Lead.updateOne({ _id: lead._id, workspaceId }, update);
     }
   } catch (error) {
-    if ((error as { code?: number }).code === 11000) {
-      throw new AppError('conflict', `value: another lead in this workspace already has this ${input.field}`, { field: 'value' });
-    }
+    // The unique index caught a concurrent write of the same email or LinkedIn URL.
+    if ((error as { code?: number }).code === 11000) throw duplicateError(input.field);
     throw error;
   }
   if (input.field !== undefined && !(coreFields as readonly string[]).includes(input.field)) {
     await recordUndeclaredKeys(workspaceId, [input.field]);
   }
   return toLead((await Lead.findById(lead._id).lean<LeadDoc>())!);
+}
+
+const duplicateError = (field: string | undefined) =>
+  new AppError('conflict', `value: another lead in this workspace already has this ${field}`, { field: 'value' });
+
+/** A changed email or LinkedIn URL must not collide with another lead's (the dedupe keys). */
+async function assertNoDuplicate(workspaceId: string, leadId: string, changes: Record<string, unknown>, field: string | undefined) {
+  const keys = [changes.emailKey, changes.linkedinKey].filter((k): k is string => typeof k === 'string' && !k.startsWith('~'));
+  if (!keys.length) return;
+  const clash = await Lead.exists({ workspaceId, _id: { $ne: leadId }, $or: [{ emailKey: { $in: keys } }, { linkedinKey: { $in: keys } }] });
+  if (clash) throw duplicateError(field);
 }
 
 /**

@@ -55,12 +55,14 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
     if (!output || type === 'subscription') continue;
     const name = fieldName(path);
     const resultType = types.output(output, `${typeName(path)}Result`);
+    const takesInput = inputs[0] !== undefined && inputs[0].def.type !== 'void';
     const field = (t: any) =>
       t.field({
         ...types.fieldOptions(resultType, 'output'),
         description: meta?.openapi?.summary,
         args: types.args(inputs[0], typeName(path), t),
-        resolve: (_root: unknown, args: Record<string, unknown>, context: GraphQLContext) => call(path, stripNulls(args), context),
+        resolve: (_root: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
+          call(path, takesInput ? stripNulls(args) : undefined, context),
       });
     if (type === 'query') builder.queryField(name, field);
     else builder.mutationField(name, field);

@@ -10,6 +10,10 @@ type Operation = {
   responses: Record<string, { description: string; content?: unknown }>;
 };
 
+/** JSON Schema of a zod schema, inlined (no $defs, which would not resolve inside the OpenAPI document). */
+const inlineJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { io, metadata: z.registry(), unrepresentable: 'any' }) as Record<string, unknown>;
+
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 /**
@@ -24,7 +28,7 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     description: 'Every call carries `Authorization: Bearer <API key>`. Errors are `{ "error", "code" }` plus extra fields.',
   });
   document.components ??= {};
-  document.components.schemas = { ...document.components.schemas, Error: z.toJSONSchema(errorBody, { target: 'draft-2020-12' }) as never };
+  document.components.schemas = { ...document.components.schemas, Error: inlineJsonSchema(errorBody, 'output') as never };
 
   for (const procedure of Object.values(procedureDefs(appRouter))) {
     const openapi = procedure.meta?.openapi;
@@ -42,7 +46,7 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
       operation.parameters = operation.parameters?.filter((p) => p.in !== 'query');
       operation.requestBody = {
         required: true,
-        content: { 'application/json': { schema: z.toJSONSchema(procedure.inputs[0], { io: 'input' }) } },
+        content: { 'application/json': { schema: inlineJsonSchema(procedure.inputs[0], 'input') } },
       };
     }
     for (const status of ['400', '401', '403', '404', '429', '500']) {

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseUri } from '../support/database.ts';
+import { run } from '../support/processes.ts';
+
+const env = { MONGODB_URI: freshDatabaseUri() };
+const cli = async (...args: string[]) => {
+  const result = await run(process.execPath, ['src/cli/main.ts', ...args], env);
+  return { ...result, json: result.code === 0 ? JSON.parse(result.stdout) : undefined };
+};
+
+describe('admin CLI', () => {
+  it('creates a workspace, manages keys and credits, each command printing one JSON object', async () => {
+    const created = await cli('workspace', 'create', '--name', 'Acme', '--plan', 'starter', '--email', 'owner@acme.test');
+    expect(created.code).toBe(0);
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    expect(created.json).toEqual({
+      workspaceId: expect.any(String),
+      brandId: expect.any(String),
+      userId: expect.any(String),
+      apiKey: expect.stringMatching(/^lok_[0-9A-Za-z]{32,}$/),
+    });
+    const workspaceId = created.json.workspaceId;
+
+    const key = await cli('keys', 'create', '--workspace', workspaceId, '--name', 'CRM sync', '--scopes', 'read,write');
+    expect(key.json).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^lok_/), scopes: ['read', 'write'] });
+
+    const shown = await cli('workspace', 'show', '--id', workspaceId);
+    expect(shown.json).toEqual({
+      workspaceId,
+      plan: 'starter',
+      crawlCredits: 2000,
+      agentCredits: 500,
+      validationCredits: 2000,
+      overage: false,
+      leadLimit: 25000,
+    });
+
+    const updated = await cli('workspace', 'update', '--id', workspaceId, '--plan', 'pro', '--crawl-credits', '7', '--overage', 'on');
+    expect(updated.json).toMatchObject({ plan: 'pro', crawlCredits: 7, agentCredits: 500, overage: true, leadLimit: 100000 });
+
+    const revoked = await cli('keys', 'revoke', '--id', key.json.id);
+    expect(revoked.json).toEqual({ id: key.json.id, status: 'revoked' });
+  }, 60_000);
+
+  it('explains bad usage on stderr with a non-zero exit', async () => {
+    const badPlan = await cli('workspace', 'create', '--name', 'X', '--plan', 'gold', '--email', 'x@x.test');
+    expect(badPlan.code).toBe(2);
+    expect(badPlan.stderr).toContain('--plan must be one of free, starter, pro, business');
+    const badScope = await cli('keys', 'create', '--workspace', 'nope', '--name', 'n', '--scopes', 'read');
+    expect(badScope.code).toBe(1);
+    expect(JSON.parse(badScope.stderr)).toEqual({ error: 'Workspace not found' });
+  }, 60_000);
+});

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabaseUri } from '../support/database.ts';
+import { freePort, projectRoot, run, startService } from '../support/processes.ts';
+
+const deno = join(projectRoot, 'node_modules', 'deno', 'deno');
+
+/** The same code served by Deno 2 (`deno task start`): auth, a leads round trip, GraphQL and OpenAPI over HTTP. */
+describe('Deno runtime smoke test', () => {
+  const env = { MONGODB_URI: freshDatabaseUri(), PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
+  let baseUrl: string;
+  let service: Awaited<ReturnType<typeof startService>>;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    service = await startService(deno, ['task', 'start'], { ...env, PORT: String(port) }, `${baseUrl}/healthz`, 90_000);
+    const created = await run(process.execPath, ['src/cli/main.ts', 'workspace', 'create', '--name', 'Deno', '--plan', 'free', '--email', 'd@x.test'], env);
+    apiKey = JSON.parse(created.stdout).apiKey;
+  }, 120_000);
+  afterAll(() => service?.stop());
+
+  const call = (path: string, init: RequestInit = {}, key: string | null = apiKey) =>
+    fetch(`${baseUrl}${path}`, { ...init, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) } });
+
+  it('authenticates', async () => {
+    expect((await call('/api/user', {}, null)).status).toBe(401);
+    const res = await call('/api/user');
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.email).toBe('d@x.test');
+  });
+
+  it('round-trips a lead', async () => {
+    const created = await call('/api/leads', { method: 'POST', body: JSON.stringify({ leads: [{ email: 'lead@deno.test', company: 'Dino' }] }) });
+    expect(created.status).toBe(201);
+    const list = await (await call('/api/leads?q=dino')).json();
+    expect(list.leads.map((l: { email: string }) => l.email)).toEqual(['lead@deno.test']);
+    const removed = await call('/api/leads', { method: 'DELETE', body: JSON.stringify({ ids: [list.leads[0].id] }) });
+    expect(await removed.json()).toEqual({ ok: true, deleted: 1 });
+  });
+
+  it('serves GraphQL and OpenAPI', async () => {
+    const graphql = await call('/graphql', { method: 'POST', body: JSON.stringify({ query: '{ leadsCapacity { tier limit } }' }) });
+    expect(await graphql.json()).toEqual({ data: { leadsCapacity: { tier: 'free', limit: 5000 } } });
+    const openapi = await (await call('/openapi.json')).json();
+    expect(openapi.paths['/api/leads'].get).toBeDefined();
+  });
+});

@@ -44,6 +44,7 @@ export async function startService(command: string, args: string[], env: Record<
     const ok = await fetch(url).then((r) => r.ok, () => false);
     if (ok) {
       return {
+        pid: child.pid,
         output: () => output,
         stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))),
       };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- this bridge builds types at run time from zod definitions */
 type Builder = PothosSchemaTypes.SchemaBuilder<any>;
 type Def = { type: string; [key: string]: any };
 type TypeRef = any;

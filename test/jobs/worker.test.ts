@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import mongoose from 'mongoose';
+import { startWorker } from '../../jobs/worker.ts';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
+import { consumeRateLimit } from '../../src/rate-limit/rate-limit.service.ts';
+import { setLogLevel } from '../../src/logger.ts';
+import { freshDatabaseUri } from '../support/database.ts';
+
+beforeAll(async () => {
+  setLogLevel('silent');
+  await connectDatabase(freshDatabaseUri());
+});
+afterAll(() => disconnectDatabase());
+
+describe('job worker', () => {
+  it('runs the registered recurring jobs: idle rate-limit windows are pruned, active ones kept', async () => {
+    const windows = mongoose.connection.db!.collection('rate_limit_windows');
+    await consumeRateLimit('idle-key', 5, Date.now() - 5 * 60_000);
+    await consumeRateLimit('active-key', 5);
+    expect(await windows.countDocuments()).toBe(2);
+
+    const worker = await startWorker({ concurrency: 2 });
+    try {
+      const deadline = Date.now() + 15_000;
+      while ((await windows.countDocuments()) > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect((await windows.find().toArray()).map((w) => w._id)).toEqual(['active-key']);
+      const job = await mongoose.connection.db!.collection('agenda_jobs').findOne({ name: 'rate-limits.prune' });
+      expect(job).toMatchObject({ repeatInterval: '10 minutes' });
+    } finally {
+      await worker.stop();
+    }
+  }, 30_000);
+});

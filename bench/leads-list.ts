@@ -69,6 +69,10 @@ const scenarios = [
 const floors: Record<string, number> = {};
 const rows: string[] = [];
 for (const scenario of scenarios) {
+  const probeStart = performance.now();
+  const probe = await fetch(scenario.url, { method: scenario.method ?? 'GET', body: scenario.body, headers: auth });
+  await probe.text();
+  console.log(`  probe ${probe.status} in ${(performance.now() - probeStart).toFixed(0)} ms`);
   const result = await autocannon({ url: scenario.url, method: scenario.method ?? 'GET', body: scenario.body, headers: auth, connections, duration: seconds });
   const rps = result.requests.average;
   if (scenario.floor) floors[scenario.floor] = rps;

@@ -4,12 +4,13 @@ import type { Permission } from '../../schema/account.ts';
 
 const apiKeySchema = new Schema(
   {
-    _id: { type: String, default: () => randomUUID() },
+    /** SHA-256 of the whole key (the key itself is never stored): each request looks its key up by primary key. */
+    _id: { type: String, required: true },
+    /** The key's public id, shown in /api/user and used to revoke it. */
+    keyId: { type: String, default: () => randomUUID(), unique: true },
     workspaceId: { type: String, required: true, index: true },
     userId: { type: String, required: true },
     name: { type: String, required: true },
-    /** SHA-256 of the whole key; the key itself is never stored. */
-    hash: { type: String, required: true, unique: true },
     scopes: { type: [String], required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active' },
     expiresAt: { type: Date, default: null },
@@ -20,10 +21,10 @@ const apiKeySchema = new Schema(
 
 export interface ApiKeyDoc {
   _id: string;
+  keyId: string;
   workspaceId: string;
   userId: string;
   name: string;
-  hash: string;
   scopes: Permission[];
   status: 'active' | 'revoked';
   expiresAt: Date | null;

@@ -43,12 +43,12 @@ export async function createApiKey(input: {
   expiresAt?: Date | null;
 }): Promise<{ id: string; apiKey: string; scopes: Permission[] }> {
   const apiKey = generateKey();
-  const doc = await ApiKey.create({ ...input, hash: hashKey(apiKey), expiresAt: input.expiresAt ?? null });
-  return { id: doc._id, apiKey, scopes: doc.scopes };
+  const doc = await ApiKey.create({ ...input, _id: hashKey(apiKey), expiresAt: input.expiresAt ?? null });
+  return { id: doc.keyId, apiKey, scopes: doc.scopes };
 }
 
 export async function revokeApiKey(id: string): Promise<{ id: string; status: 'revoked' }> {
-  const result = await ApiKey.updateOne({ _id: id }, { $set: { status: 'revoked' } });
+  const result = await ApiKey.updateOne({ keyId: id }, { $set: { status: 'revoked' } });
   if (result.matchedCount === 0) throw notFound('API key');
   return { id, status: 'revoked' };
 }
@@ -59,7 +59,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (!match) throw new AppError('unauthorized', 'Missing bearer credential: send Authorization: Bearer <API key>');
   const token = match[1]!;
   if (!keyPattern.test(token)) throw new AppError('unauthorized', 'Malformed API key');
-  const key = await ApiKey.findOne({ hash: hashKey(token) }).lean<ApiKeyDoc>();
+  const key = await ApiKey.findById(hashKey(token)).lean<ApiKeyDoc>();
   if (!key) throw new AppError('unauthorized', 'Unknown API key');
   if (key.status !== 'active') throw new AppError('unauthorized', 'API key has been revoked');
   const now = Date.now();
@@ -67,7 +67,7 @@ export async function authenticate(authorization: string | undefined): Promise<P
   if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > lastUsedResolutionMs) {
     void ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: new Date(now) } }).catch(() => undefined);
   }
-  return { keyId: key._id, workspaceId: key.workspaceId, userId: key.userId, scopes: key.scopes, status: key.status };
+  return { keyId: key.keyId, workspaceId: key.workspaceId, userId: key.userId, scopes: key.scopes, status: key.status };
 }
 
 export function assertPermission(principal: Principal, needed: Permission) {

@@ -1,23 +1,31 @@
-import { v7 as timeOrderedId } from 'uuid';
 import type { z } from 'zod';
-import type { importLeadsInput, importLeadsOutput, NewLead } from '../../schema/leads.ts';
+import { v7 as timeOrderedId } from 'uuid';
+import { coreFields, type CoreField, type importLeadsInput, type importLeadsOutput, type NewLead } from '../../schema/leads.ts';
 import { withKeyLock } from '../db/key-lock.ts';
 import { planRules } from '../workspaces/plans.ts';
 import { getWorkspace, resolveBrandId } from '../workspaces/workspace.service.ts';
 import { recordUndeclaredKeys } from './lead-fields.service.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
-import { releaseLeadSlots, reserveLeadSlots } from './lead-quota.ts';
+import { releaseLeadSlots, reserveLeadSlots, tryReserveLeadSlots } from './lead-quota.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 
 interface Origin {
   agentRunId?: string;
 }
 
+type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: string; searchText: string };
+
 /**
  * Stores new leads, skipping ones whose email (case-insensitive) or
  * LinkedIn URL the workspace already has. Either every new lead fits under
  * the plan's cap and is stored, or the call fails with lead_limit and
  * stores nothing.
+ *
+ * Leads already stored are rejected by the unique indexes on the dedupe
+ * keys as they are inserted, so a normal import reads no stored leads
+ * (FerretDB would have to scan them all). Only when the batch might not
+ * fit are the stored duplicates counted first, so that duplicates never
+ * cause a false lead_limit.
  */
 export async function importLeads(
   workspaceId: string,
@@ -25,73 +33,99 @@ export async function importLeads(
   origin: Origin = {},
 ): Promise<z.infer<typeof importLeadsOutput>> {
   const workspace = await getWorkspace(workspaceId);
+  const limit = planRules[workspace.plan].leadLimit;
   const brandId = await resolveBrandId(workspaceId, input.brand_id);
-  const candidates = input.leads.map((lead) => {
-    const _id = timeOrderedId();
-    return { _id, lead, ...derivedKeys(lead, _id) };
+  const candidates = uniqueWithinBatch(input.leads);
+
+  let reserved = candidates.length;
+  const search = await withKeyLock(`leads:${workspaceId}`, async () => {
+    if (!(await tryReserveLeadSlots(workspaceId, candidates.length, limit))) {
+      reserved = (await withoutStored(workspaceId, candidates)).length;
+      await reserveLeadSlots(workspaceId, reserved, limit);
+    }
+    return LeadSearch.create({ workspaceId, label: input.name ?? `Import ${new Date().toISOString().slice(0, 10)}`, count: 0 });
   });
 
+  const now = new Date();
+  const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, now, origin }, lead, keys));
+  const inserted = await insertIgnoringDuplicates(docs);
+  await releaseLeadSlots(workspaceId, reserved - inserted.length);
+  await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
+  await recordUndeclaredKeys(workspaceId, input.leads.flatMap((lead) => Object.keys(lead.custom ?? {})));
+
+  const insertedIds = new Set(inserted);
+  const stored = docs.filter((doc) => insertedIds.has(doc._id));
+  return { created: stored.length, duplicates: input.leads.length - stored.length, leads: stored.map(toLead) };
+}
+
+/** Drops leads repeating an earlier lead's email or LinkedIn URL in the same batch. */
+function uniqueWithinBatch(leads: NewLead[]): Candidate[] {
+  const seen = new Set<string>();
+  const unique: Candidate[] = [];
+  for (const lead of leads) {
+    const _id = timeOrderedId();
+    const keys = derivedKeys(lead, _id);
+    if (seen.has(keys.emailKey) || seen.has(keys.linkedinKey)) continue;
+    seen.add(keys.emailKey).add(keys.linkedinKey);
+    unique.push({ _id, lead, ...keys });
+  }
+  return unique;
+}
+
+async function withoutStored(workspaceId: string, candidates: Candidate[]): Promise<Candidate[]> {
   const emailKeys = candidates.map((c) => c.emailKey).filter((k) => k.startsWith('e:'));
   const linkedinKeys = candidates.map((c) => c.linkedinKey).filter((k) => k.startsWith('l:'));
   const existing = await Lead.find(
     { workspaceId, $or: [{ emailKey: { $in: emailKeys } }, { linkedinKey: { $in: linkedinKeys } }] },
     { emailKey: 1, linkedinKey: 1 },
   ).lean();
-  const seen = new Set(existing.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
-  const fresh = candidates.filter((c) => {
-    if (seen.has(c.emailKey) || seen.has(c.linkedinKey)) return false;
-    seen.add(c.emailKey).add(c.linkedinKey);
-    return true;
-  });
-
-  const search = await withKeyLock(`leads:${workspaceId}`, async () => {
-    await reserveLeadSlots(workspaceId, fresh.length, planRules[workspace.plan].leadLimit);
-    return LeadSearch.create({ workspaceId, label: input.name ?? `Import ${new Date().toISOString().slice(0, 10)}`, count: 0 });
-  });
-
-  const docs = fresh.map(({ lead, ...keys }) => toDocument(workspaceId, brandId, lead, keys, search._id, origin));
-  const inserted = await insertIgnoringDuplicates(docs);
-  await releaseLeadSlots(workspaceId, fresh.length - inserted.length);
-  await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
-  await recordUndeclaredKeys(workspaceId, input.leads.flatMap((lead) => Object.keys(lead.custom ?? {})));
-
-  const stored = await Lead.find({ _id: { $in: inserted } }).sort({ createdAt: 1, _id: 1 }).lean<LeadDoc[]>();
-  return { created: stored.length, duplicates: input.leads.length - stored.length, leads: stored.map(toLead) };
+  const stored = new Set(existing.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
+  return candidates.filter((c) => !stored.has(c.emailKey) && !stored.has(c.linkedinKey));
 }
 
-function toDocument(
-  workspaceId: string,
-  brandId: string,
-  lead: NewLead,
-  keys: { _id: string; emailKey: string; linkedinKey: string; searchText: string },
-  leadSearchId: string,
-  origin: Origin,
-) {
-  const { custom, score, status, ...core } = lead;
+interface Placement {
+  workspaceId: string;
+  brandId: string;
+  leadSearchId: string;
+  now: Date;
+  origin: Origin;
+}
+
+/** The complete stored document, so the response is built from what was written without reading it back. */
+function toDocument(placement: Placement, lead: NewLead, keys: Omit<Candidate, 'lead'>): LeadDoc {
+  const { custom, score, status } = lead;
   return {
-    ...core,
+    ...(Object.fromEntries(coreFields.map((field) => [field, lead[field] ?? null])) as Record<CoreField, string | null>),
     ...keys,
-    workspaceId,
-    brandId,
+    workspaceId: placement.workspaceId,
+    brandId: placement.brandId,
     custom: custom ?? {},
     score: score ?? null,
     status: status ?? 'new',
-    agentRunId: origin.agentRunId ?? null,
-    leadSearchId,
+    email_status: null,
+    email_provider: null,
+    email_is_role: null,
+    email_validated_at: null,
+    unsubscribedAt: null,
+    archivedAt: null,
+    agentRunId: placement.origin.agentRunId ?? null,
+    leadSearchId: placement.leadSearchId,
+    createdAt: placement.now,
+    updatedAt: placement.now,
   };
 }
 
-/** Inserts all it can; a concurrent import may have stored the same email first (unique index), which is a duplicate, not an error. */
+/** Inserts all it can; a lead whose email or LinkedIn URL is already stored fails the unique index and counts as a duplicate. */
 async function insertIgnoringDuplicates(docs: Array<{ _id: string }>): Promise<string[]> {
   if (!docs.length) return [];
   try {
-    await Lead.insertMany(docs, { ordered: false });
+    await Lead.insertMany(docs, { ordered: false, timestamps: false });
     return docs.map((d) => d._id);
   } catch (error) {
-    const failure = error as { code?: number; writeErrors?: Array<{ index?: number; err?: { index: number; code: number } ; code?: number }>; insertedDocs?: Array<{ _id: string }> };
+    const failure = error as { code?: number; writeErrors?: Array<{ index?: number; code?: number; err?: { index: number; code: number } }> };
     const writeErrors = failure.writeErrors ?? [];
     const onlyDuplicates = writeErrors.length > 0 && writeErrors.every((e) => (e.err?.code ?? e.code) === 11000);
-    if (!onlyDuplicates && failure.code !== 11000) throw error;
+    if (!onlyDuplicates) throw error;
     const failed = new Set(writeErrors.map((e) => e.err?.index ?? e.index));
     return docs.filter((_, index) => !failed.has(index)).map((d) => d._id);
   }

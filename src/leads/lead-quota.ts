@@ -21,12 +21,17 @@ export async function storedLeadCount(workspaceId: string): Promise<number> {
   return quota?.stored ?? 0;
 }
 
-/** Call inside withKeyLock(`leads:<workspace>`). */
-export async function reserveLeadSlots(workspaceId: string, count: number, limit: number): Promise<void> {
-  if (count <= 0) return;
+/** Reserves `count` slots if they fit under `limit`. Call inside withKeyLock(`leads:<workspace>`). */
+export async function tryReserveLeadSlots(workspaceId: string, count: number, limit: number): Promise<boolean> {
+  if (count <= 0) return true;
   await ensureQuota(workspaceId);
   const reserved = await LeadQuota.updateOne({ _id: workspaceId, stored: { $lte: limit - count } }, { $inc: { stored: count } });
-  if (reserved.modifiedCount === 1) return;
+  return reserved.modifiedCount === 1;
+}
+
+/** Like tryReserveLeadSlots, but a shortfall is a lead_limit error. */
+export async function reserveLeadSlots(workspaceId: string, count: number, limit: number): Promise<void> {
+  if (await tryReserveLeadSlots(workspaceId, count, limit)) return;
   const used = await storedLeadCount(workspaceId);
   throw new AppError('lead_limit', `Lead storage is full: ${used} of ${limit} stored, ${count} more requested. Archive leads or upgrade.`, {
     used,

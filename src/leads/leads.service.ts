@@ -10,6 +10,7 @@ import {
   type Lead as LeadOut,
 } from '../../schema/leads.ts';
 import { z as zod } from 'zod';
+import { findOwned } from '../db/find-owned.ts';
 import { withKeyLock } from '../db/key-lock.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { planRules } from '../workspaces/plans.ts';
@@ -83,7 +84,7 @@ function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
 }
 
 export async function updateLead(workspaceId: string, input: z.infer<typeof updateLeadInput>): Promise<LeadOut> {
-  const lead = await Lead.findOne({ _id: input.id, workspaceId }).lean<LeadDoc>();
+  const lead = await findOwned(Lead, input.id, workspaceId);
   if (!lead) throw notFound('Lead');
   const update: { $set: Record<string, unknown>; $unset: Record<string, ''> } = { $set: {}, $unset: {} };
   if (input.field !== undefined) {
@@ -98,7 +99,7 @@ export async function updateLead(workspaceId: string, input: z.infer<typeof upda
   if (input.archived !== undefined) await setArchived(workspaceId, [lead._id], input.archived);
   try {
     if (Object.keys(update.$set).length || Object.keys(update.$unset).length) {
-      await Lead.updateOne({ _id: lead._id, workspaceId }, update);
+      await Lead.updateOne({ _id: lead._id }, update);
     }
   } catch (error) {
     // The unique index caught a concurrent write of the same email or LinkedIn URL.

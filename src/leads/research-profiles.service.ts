@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { researchProfile, saveResearchProfileInput } from '../../schema/leads.ts';
+import { findOwned } from '../db/find-owned.ts';
 import { notFound } from '../errors/app-error.ts';
 import { ResearchProfile, type ResearchProfileDoc } from './lead.models.ts';
 
@@ -19,9 +20,9 @@ const toProfile = (doc: ResearchProfileDoc): ProfileOut => ({
 export async function saveResearchProfile(workspaceId: string, input: z.infer<typeof saveResearchProfileInput>): Promise<ProfileOut> {
   const { id, ...fields } = input;
   if (!id) return toProfile((await ResearchProfile.create({ workspaceId, ...fields })).toObject());
-  const updated = await ResearchProfile.findOneAndUpdate({ _id: id, workspaceId }, { $set: fields }, { returnDocument: 'after' }).lean<ResearchProfileDoc>();
-  if (!updated) throw notFound('Research profile');
-  return toProfile(updated);
+  if (!(await findOwned(ResearchProfile, id, workspaceId))) throw notFound('Research profile');
+  const updated = await ResearchProfile.findByIdAndUpdate(id, { $set: fields }, { returnDocument: 'after' }).lean<ResearchProfileDoc>();
+  return toProfile(updated!);
 }
 
 export async function listResearchProfiles(workspaceId: string): Promise<ProfileOut[]> {

@@ -1,6 +1,7 @@
 import type { Permission } from '../../schema/account.ts';
 import { createApiKey } from '../auth/api-key.service.ts';
 import { getBalances, setBalances, type Balances } from '../credits/credits.service.ts';
+import { findOwned } from '../db/find-owned.ts';
 import { notFound } from '../errors/app-error.ts';
 import { planRules, type Plan } from './plans.ts';
 import { Brand, User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
@@ -36,7 +37,7 @@ export async function getWorkspace(workspaceId: string): Promise<WorkspaceDoc> {
 }
 
 export async function getUser(workspaceId: string, userId: string): Promise<UserDoc> {
-  const user = await User.findOne({ _id: userId, workspaceId }).lean<UserDoc>();
+  const user = await findOwned(User, userId, workspaceId);
   if (!user) throw notFound('User');
   return user;
 }
@@ -44,8 +45,7 @@ export async function getUser(workspaceId: string, userId: string): Promise<User
 /** A brand id that belongs to the workspace, or its default brand. */
 export async function resolveBrandId(workspaceId: string, brandId: string | undefined): Promise<string> {
   if (!brandId) return (await getWorkspace(workspaceId)).defaultBrandId;
-  const exists = await Brand.exists({ _id: brandId, workspaceId });
-  if (!exists) throw notFound('Brand');
+  if (!(await findOwned(Brand, brandId, workspaceId))) throw notFound('Brand');
   return brandId;
 }
 

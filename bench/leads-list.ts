@@ -69,16 +69,20 @@ const scenarios = [
 const floors: Record<string, number> = {};
 const rows: string[] = [];
 for (const scenario of scenarios) {
+  // One request alone first: its latency without load, and a check that the scenario answers 200.
   const probeStart = performance.now();
   const probe = await fetch(scenario.url, { method: scenario.method ?? 'GET', body: scenario.body, headers: auth });
   await probe.text();
-  console.log(`  probe ${probe.status} in ${(performance.now() - probeStart).toFixed(0)} ms`);
+  const single = performance.now() - probeStart;
+  if (!probe.ok) throw new Error(`${scenario.name} answered ${probe.status}`);
   const result = await autocannon({ url: scenario.url, method: scenario.method ?? 'GET', body: scenario.body, headers: auth, connections, duration: seconds });
   const rps = result.requests.average;
   if (scenario.floor) floors[scenario.floor] = rps;
   const ratio = scenario.vs && floors[scenario.vs] ? ` ${(rps / floors[scenario.vs]!).toFixed(2)}x floor` : '';
   const errors = result.non2xx + result.errors + result.timeouts;
-  rows.push(`${scenario.name.padEnd(36)} ${rps.toFixed(1).padStart(8)} req/s  p50 ${String(result.latency.p50).padStart(6)} ms  p99 ${String(result.latency.p99).padStart(6)} ms${ratio}${errors ? `  (${errors} errors)` : ''}`);
+  rows.push(
+    `${scenario.name.padEnd(36)} ${rps.toFixed(1).padStart(8)} req/s  p50 ${String(result.latency.p50).padStart(6)} ms  p99 ${String(result.latency.p99).padStart(6)} ms  alone ${single.toFixed(0).padStart(5)} ms${ratio}${errors ? `  (${errors} errors/timeouts)` : ''}`,
+  );
   console.log(rows.at(-1));
 }
 

@@ -6,7 +6,7 @@ import { planRules } from '../workspaces/plans.ts';
 import { getWorkspace, resolveBrandId } from '../workspaces/workspace.service.ts';
 import { recordUndeclaredKeys } from './lead-fields.service.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
-import { releaseLeadSlots, reserveLeadSlots, tryReserveLeadSlots } from './lead-quota.ts';
+import { countLeadsWritten, releaseLeadSlots, reserveLeadSlots, tryReserveLeadSlots } from './lead-quota.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 
 interface Origin {
@@ -50,6 +50,7 @@ export async function importLeads(
   const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, now, origin }, lead, keys));
   const inserted = await insertIgnoringDuplicates(docs);
   await releaseLeadSlots(workspaceId, reserved - inserted.length);
+  await countLeadsWritten(workspaceId, inserted.length);
   await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
   await recordUndeclaredKeys(workspaceId, input.leads.flatMap((lead) => Object.keys(lead.custom ?? {})));
 

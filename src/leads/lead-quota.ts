@@ -2,23 +2,31 @@ import { AppError } from '../errors/app-error.ts';
 import { Lead, LeadQuota } from './lead.models.ts';
 
 /**
- * The stored-lead counter behind the plan cap. Archived leads do not count
- * (archiving is how a full workspace makes room). Slots are reserved by a
- * conditional increment before leads are written, so two concurrent
- * imports cannot overshoot the cap together.
+ * The lead counters: `stored` is behind the plan cap (archived leads do not
+ * count; archiving is how a full workspace makes room). Slots are reserved
+ * by a conditional increment before leads are written, so two concurrent
+ * imports cannot overshoot the cap together. `total` counts every lead, so
+ * the list need not count the whole workspace on each request.
  */
 async function ensureQuota(workspaceId: string) {
   if (await LeadQuota.exists({ _id: workspaceId })) return;
-  const stored = await Lead.countDocuments({ workspaceId, archivedAt: null });
-  await LeadQuota.create({ _id: workspaceId, stored }).catch((error: { code?: number }) => {
+  const [stored, total] = await Promise.all([Lead.countDocuments({ workspaceId, archivedAt: null }), Lead.countDocuments({ workspaceId })]);
+  await LeadQuota.create({ _id: workspaceId, stored, total }).catch((error: { code?: number }) => {
     if (error.code !== 11000) throw error;
   });
 }
 
-export async function storedLeadCount(workspaceId: string): Promise<number> {
+export async function leadCounts(workspaceId: string): Promise<{ stored: number; total: number }> {
   await ensureQuota(workspaceId);
   const quota = await LeadQuota.findById(workspaceId).lean();
-  return quota?.stored ?? 0;
+  return { stored: quota?.stored ?? 0, total: quota?.total ?? 0 };
+}
+
+export const storedLeadCount = async (workspaceId: string) => (await leadCounts(workspaceId)).stored;
+
+/** Leads written (positive) or deleted (negative), archived or not. */
+export async function countLeadsWritten(workspaceId: string, delta: number): Promise<void> {
+  if (delta !== 0) await LeadQuota.updateOne({ _id: workspaceId }, { $inc: { total: delta } });
 }
 
 /** Reserves `count` slots if they fit under `limit`. Call inside withKeyLock(`leads:<workspace>`). */

@@ -65,9 +65,13 @@ export type LeadDoc = {
 
 export const Lead = mongoose.model<LeadDoc>('Lead', leadSchema, 'leads');
 
-/** Stored-lead counter per workspace, moved only by conditional updates so the plan cap holds under concurrency. */
-const leadQuotaSchema = new Schema({ _id: String, stored: { type: Number, default: 0 } }, { versionKey: false });
-export const LeadQuota = mongoose.model<{ _id: string; stored: number }>('LeadQuota', leadQuotaSchema, 'lead_quotas');
+/**
+ * Lead counters per workspace: `stored` (not archived; the plan cap, moved
+ * only by conditional updates so it holds under concurrency) and `total`
+ * (every lead, archived too).
+ */
+const leadQuotaSchema = new Schema({ _id: String, stored: { type: Number, default: 0 }, total: { type: Number, default: 0 } }, { versionKey: false });
+export const LeadQuota = mongoose.model<{ _id: string; stored: number; total: number }>('LeadQuota', leadQuotaSchema, 'lead_quotas');
 
 const customFieldSchema = new Schema(
   {

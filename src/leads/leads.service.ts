@@ -17,7 +17,7 @@ import { planRules } from '../workspaces/plans.ts';
 import { getWorkspace } from '../workspaces/workspace.service.ts';
 import { listFields, recordUndeclaredKeys } from './lead-fields.service.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
-import { releaseLeadSlots, reserveLeadSlots, storedLeadCount } from './lead-quota.ts';
+import { countLeadsWritten, leadCounts, releaseLeadSlots, reserveLeadSlots, storedLeadCount } from './lead-quota.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -30,23 +30,25 @@ function listFilter(workspaceId: string, input: z.infer<typeof listLeadsInput>) 
   if (input.agent_run_id) filter.agentRunId = input.agent_run_id;
   if (input.brand && input.brand !== 'all') filter.brandId = input.brand;
   if (input.q?.trim()) filter.searchText = { $regex: escapeRegex(input.q.trim().toLowerCase()) };
-  return filter;
+  // The default view, every lead not archived, is what the `stored` counter counts.
+  const isDefaultView = Object.keys(filter).length === 2 && filter.archivedAt === null;
+  return { filter, isDefaultView };
 }
 
 export async function listLeads(workspaceId: string, input: z.infer<typeof listLeadsInput>): Promise<z.infer<typeof listLeadsOutput>> {
-  const filter = listFilter(workspaceId, input);
-  const [docs, total, workspaceTotal, fields, searches, workspace] = await Promise.all([
+  const { filter, isDefaultView } = listFilter(workspaceId, input);
+  const [docs, counts, filteredTotal, fields, searches, workspace] = await Promise.all([
     Lead.find(filter).sort({ createdAt: -1, _id: -1 }).skip(input.offset).limit(input.limit).lean<LeadDoc[]>(),
-    Lead.countDocuments(filter),
-    Lead.countDocuments({ workspaceId }),
+    leadCounts(workspaceId),
+    isDefaultView ? undefined : Lead.countDocuments(filter),
     listFields(workspaceId),
     LeadSearch.find({ workspaceId }).sort({ createdAt: -1 }).limit(50).lean(),
     getWorkspace(workspaceId),
   ]);
   return {
     leads: docs.map(toLead),
-    total,
-    workspaceTotal,
+    total: filteredTotal ?? counts.stored,
+    workspaceTotal: counts.total,
     customColumns: fields.map((f) => f.key),
     customFields: fields,
     campaigns: searches.map((s) => ({ id: s._id, label: s.label, count: s.count, created_at: s.createdAt.toISOString() })),
@@ -156,6 +158,7 @@ export async function deleteLeads(workspaceId: string, ids: string[]): Promise<n
     const counted = await Lead.countDocuments({ workspaceId, _id: { $in: unique }, archivedAt: null });
     const result = await Lead.deleteMany({ workspaceId, _id: { $in: unique } });
     await releaseLeadSlots(workspaceId, Math.min(counted, result.deletedCount));
+    await countLeadsWritten(workspaceId, -result.deletedCount);
     return result.deletedCount;
   });
 }

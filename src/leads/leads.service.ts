@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   coreFields,
   customKey,
@@ -9,7 +9,6 @@ import {
   type updateLeadInput,
   type Lead as LeadOut,
 } from '../../schema/leads.ts';
-import { z as zod } from 'zod';
 import { findOwned } from '../db/find-owned.ts';
 import { withKeyLock } from '../db/key-lock.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
@@ -57,16 +56,16 @@ export async function listLeads(workspaceId: string, input: z.infer<typeof listL
 }
 
 /** How each core field's value is checked when set through PATCH `field`/`value`. */
-const coreValue: Record<CoreField, zod.ZodType<string>> = {
-  company: zod.string(),
-  full_name: zod.string(),
-  title: zod.string(),
-  email: zod.email(),
-  phone: zod.string().max(64),
-  domain: zod.string().max(253),
-  linkedin_url: zod.url(),
-  location: zod.string(),
-  source_url: zod.url(),
+const coreValue: Record<CoreField, z.ZodType<string>> = {
+  company: z.string(),
+  full_name: z.string(),
+  title: z.string(),
+  email: z.email(),
+  phone: z.string().max(64),
+  domain: z.string().max(253),
+  linkedin_url: z.url(),
+  location: z.string(),
+  source_url: z.url(),
 };
 
 function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {

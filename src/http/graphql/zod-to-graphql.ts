@@ -92,7 +92,7 @@ export class ZodToGraphQL {
       case 'enum':
         return { ref: this.enumType(schema, name), nullable: false };
       case 'object':
-        return { ref: io === 'input' ? this.inputType(schema, name) : this.objectType(schema, name), nullable: false };
+        return { ref: this.objectType(schema, name, io), nullable: false };
       default:
         // records, unknown, any and other free-form values
         return { ref: 'JSON', nullable: false };
@@ -109,37 +109,19 @@ export class ZodToGraphQL {
     );
   }
 
-  private objectType(schema: z.ZodType, fallback: string): TypeRef {
-    const name = registeredId(schema) ?? fallback;
+  /** An object type (output) or input object type (input) with one field per key of the zod object. */
+  private objectType(schema: z.ZodType, fallback: string, io: 'input' | 'output'): TypeRef {
+    const name = io === 'input' ? `${registeredId(schema) ?? fallback}Input` : (registeredId(schema) ?? fallback);
     return this.once(name, () => {
-      const ref = this.builder.objectRef<Record<string, unknown>>(name);
+      const ref = io === 'input' ? this.builder.inputRef<Record<string, unknown>>(name) : this.builder.objectRef<Record<string, unknown>>(name);
       const shape = def(schema).shape as Record<string, z.ZodType>;
       ref.implement({
         description: schema.description,
         fields: (t: any) =>
           Object.fromEntries(
             Object.entries(shape).map(([key, field]) => {
-              const resolved = this.resolve(field, `${name}${pascal(key)}`, 'output');
-              return [key, t.field({ ...this.fieldOptions(resolved, 'output'), description: field.description, resolve: (parent: any) => parent[key] })];
-            }),
-          ),
-      });
-      return ref;
-    });
-  }
-
-  private inputType(schema: z.ZodType, fallback: string): TypeRef {
-    const name = `${registeredId(schema) ?? fallback}Input`;
-    return this.once(name, () => {
-      const ref = this.builder.inputRef<Record<string, unknown>>(name);
-      const shape = def(schema).shape as Record<string, z.ZodType>;
-      ref.implement({
-        description: schema.description,
-        fields: (t: any) =>
-          Object.fromEntries(
-            Object.entries(shape).map(([key, field]) => {
-              const resolved = this.resolve(field, `${name}${pascal(key)}`, 'input');
-              return [key, t.field({ ...this.fieldOptions(resolved, 'input'), description: field.description })];
+              const options = { ...this.fieldOptions(this.resolve(field, `${name}${pascal(key)}`, io), io), description: field.description };
+              return [key, t.field(io === 'input' ? options : { ...options, resolve: (parent: any) => parent[key] })];
             }),
           ),
       });

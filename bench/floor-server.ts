@@ -1,13 +1,15 @@
 /**
- * The floor for bench/leads-list: a bare node:http server answering the
- * lead list's query with the raw mongodb driver (same filter, sort, page
- * and counts; no auth, validation, rate limit or mapping).
+ * The floor for bench/leads-list: a bare node:http server doing the lead
+ * list's database work with the raw mongodb driver (the same page query,
+ * the same counter read, and the same count when filtered), with no auth,
+ * validation, rate limit or mapping.
  */
 import { createServer } from 'node:http';
 import { MongoClient } from 'mongodb';
 
 const client = await new MongoClient(process.env.MONGODB_URI!).connect();
 const leads = client.db().collection('leads');
+const counters = client.db().collection<{ _id: string; stored: number; total: number }>('lead_quotas');
 const workspaceId = process.env.BENCH_WORKSPACE_ID!;
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -18,12 +20,12 @@ const server = createServer(async (req, res) => {
   const q = url.searchParams.get('q');
   if (q) filter.searchText = { $regex: escapeRegex(q.toLowerCase()) };
   const limit = Number(url.searchParams.get('limit') ?? 100);
-  const [rows, total, workspaceTotal] = await Promise.all([
+  const [rows, counts, filtered] = await Promise.all([
     leads.find(filter).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray(),
-    leads.countDocuments(filter),
-    leads.countDocuments({ workspaceId }),
+    counters.findOne({ _id: workspaceId }),
+    q ? leads.countDocuments(filter) : undefined,
   ]);
-  const body = JSON.stringify({ leads: rows, total, workspaceTotal });
+  const body = JSON.stringify({ leads: rows, total: filtered ?? counts?.stored, workspaceTotal: counts?.total });
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 });

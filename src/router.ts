@@ -1,11 +1,13 @@
 import { accountRouter } from './account/router.ts';
 import { leadsRouter } from './leads/router.ts';
+import { scrapersRouter } from './scraping/router.ts';
 import { router } from './trpc/init.ts';
 
 /** The one place every procedure is registered; REST, GraphQL and tRPC are all served from it. */
 export const appRouter = router({
   account: accountRouter,
   leads: leadsRouter,
+  scrapers: scrapersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,6 +29,11 @@ describe('OpenAPI document and reference page', () => {
         'GET /api/leads/research-profiles',
         'POST /api/leads/research-profiles',
         'GET /api/leads/validate',
+        'POST /api/scrapers',
+        'GET /api/scrapers',
+        'GET /api/scrapers/{id}',
+        'PATCH /api/scrapers/{id}',
+        'DELETE /api/scrapers/{id}',
       ].sort(),
     );
   });

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { dateTime, uuid } from './common.ts';
+
+/** Keys of extracted objects; they become JSON keys of the results. */
+const fieldName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/, 'must start with a letter or underscore and use letters, digits, _ or - (at most 64)');
+
+export const cssSelector = z.string().min(1).max(500).describe('A CSS selector.');
+
+export const valueTypes = ['string', 'number', 'integer', 'boolean', 'url'] as const;
+
+export const extractField = z
+  .strictObject({
+    selector: cssSelector.describe('CSS selector of the element holding the value, inside the item when `items` is set.'),
+    attribute: z.string().min(1).max(100).optional().describe('Attribute to read (for example `href`); the element\'s text when absent.'),
+    all: z.boolean().default(false).describe('Collect every match as an array instead of the first match.'),
+    type: z
+      .enum(valueTypes)
+      .default('string')
+      .describe('Value type: numbers parse text like "1,299.00", `url` values are made absolute against the page, text is trimmed.'),
+  })
+  .meta({ id: 'ExtractField' });
+
+export const extractRules = z
+  .strictObject({
+    items: cssSelector.optional().describe('Selector of a repeated element; the result is then `{ "items": [ {fields...} ] }`.'),
+    fields: z
+      .record(fieldName, extractField)
+      .refine((fields) => Object.keys(fields).length >= 1 && Object.keys(fields).length <= 50, 'must name 1 to 50 fields')
+      .describe('The values to extract, by output key.'),
+  })
+  .meta({ id: 'ExtractRules' });
+
+export const followRules = z
+  .strictObject({
+    next: cssSelector.describe('Selector of the next-page link.'),
+    max_pages: z.int().min(1).max(100).describe('Pages to visit at most, the first included.'),
+  })
+  .meta({ id: 'FollowRules' });
+
+export const engines = ['http', 'browser'] as const;
+export const jsonSchemaObject = z.record(z.string(), z.unknown()).describe('A JSON Schema (draft 2020-12 or 07).');
+
+const scraperFields = {
+  name: z.string().trim().min(1).max(120).describe('Display name.'),
+  engine: z.enum(engines).describe('`http` fetches HTML (fast, 1 credit a page); `browser` renders pages in Chromium (3 credits a page).'),
+  extract: extractRules,
+  follow: followRules.nullable().describe('Pagination: items are concatenated across pages.'),
+  output_schema: jsonSchemaObject.describe('JSON Schema results must conform to; derived from `extract` when not given.'),
+  respect_robots: z.boolean().describe('Skip pages robots.txt disallows.'),
+};
+
+export const scraper = z
+  .object({
+    id: uuid,
+    ...scraperFields,
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'Scraper' });
+export type Scraper = z.infer<typeof scraper>;
+
+export const createScraperInput = z.strictObject({
+  name: scraperFields.name,
+  engine: scraperFields.engine.default('http'),
+  extract: extractRules,
+  follow: followRules.optional(),
+  output_schema: scraperFields.output_schema.optional(),
+  respect_robots: scraperFields.respect_robots.default(true),
+});
+
+export const updateScraperInput = z.strictObject({
+  id: uuid,
+  name: scraperFields.name.optional(),
+  engine: scraperFields.engine.optional(),
+  extract: extractRules.optional(),
+  follow: followRules.nullable().optional(),
+  output_schema: scraperFields.output_schema.nullable().optional().describe('A new schema, or null to derive it from `extract` again.'),
+  respect_robots: scraperFields.respect_robots.optional(),
+});
+
+export const scraperIdInput = z.object({ id: uuid });
+export const scraperOutput = z.object({ scraper });
+export const listScrapersOutput = z.object({ scrapers: z.array(scraper).describe('Newest first.') });
+export const deleteScraperOutput = z.object({ ok: z.boolean(), id: uuid });

@@ -1,0 +1,18 @@
+import { createScraperInput, scraperOutput } from '../../schema/scrapers.ts';
+import { authorizedProcedure } from '../trpc/procedures.ts';
+import { createScraper } from './scrapers.service.ts';
+
+export const createScraperProcedure = authorizedProcedure('write')
+  .meta({
+    successStatus: 201,
+    openapi: {
+      method: 'POST',
+      path: '/api/scrapers',
+      tags: ['Scraping'],
+      summary: 'Create a scraper',
+      description: 'Selectors and the output schema are checked; the schema is derived from `extract` when not given.',
+    },
+  })
+  .input(createScraperInput)
+  .output(scraperOutput)
+  .mutation(async ({ ctx, input }) => ({ scraper: await createScraper(ctx.principal.workspaceId, input) }));

@@ -1,0 +1,14 @@
+import { router } from '../trpc/init.ts';
+import { createScraperProcedure } from './create-scraper.ts';
+import { deleteScraperProcedure } from './delete-scraper.ts';
+import { getScraperProcedure } from './get-scraper.ts';
+import { listScrapersProcedure } from './list-scrapers.ts';
+import { updateScraperProcedure } from './update-scraper.ts';
+
+export const scrapersRouter = router({
+  create: createScraperProcedure,
+  list: listScrapersProcedure,
+  get: getScraperProcedure,
+  update: updateScraperProcedure,
+  delete: deleteScraperProcedure,
+});

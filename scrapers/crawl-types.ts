@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { extractRules, followRules } from '../schema/scrapers.ts';
+import type { PageExtract } from './extract.ts';
+import type { AddressPolicy } from './url-guard.ts';
+
+export interface CrawlOptions {
+  startUrl: string;
+  rules: z.infer<typeof extractRules>;
+  follow: z.infer<typeof followRules> | null;
+  /** Pages to fetch at most, the first included. */
+  maxPages: number;
+  /** Budget for each page: connecting, downloading and (browser) rendering. */
+  timeoutMs: number;
+  respectRobots: boolean;
+  policy: AddressPolicy;
+  maxResponseBytes: number;
+  /** Browser engine: wait for this selector before extracting. */
+  waitFor?: string;
+  /**
+   * Called once for each page fetched successfully, before its data is used.
+   * Answering false means the page cannot be paid for: it is dropped and the crawl stops.
+   */
+  chargePage(url: string): Promise<boolean>;
+}
+
+export interface PageFailure {
+  url: string;
+  reason: string;
+  /** url_not_allowed when the guard refused the address. */
+  code?: string;
+}
+
+export interface CrawlResult {
+  data: PageExtract;
+  /** Pages fetched and paid for, in order. */
+  pages: string[];
+  failures: PageFailure[];
+  /** Why the crawl ended before following every page. */
+  stoppedBy?: 'credits' | 'robots';
+}

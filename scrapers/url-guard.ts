@@ -1,0 +1,71 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Where a scrape may connect: only public unicast addresses, plus exact exemptions. */
+export interface AddressPolicy {
+  /** Exact IPs allowed even though they are not public (SCRAPE_ALLOWED_ADDRESSES). */
+  allowed: ReadonlySet<string>;
+  /** Resolves a host name to every address it has (replaceable, so tests never need outside DNS). */
+  resolve(host: string): Promise<string[]>;
+}
+
+export class UrlNotAllowedError extends Error {
+  readonly code = 'url_not_allowed';
+}
+
+export const systemResolver = async (host: string) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/**
+ * A resolver that answers fixed host names itself (for example
+ * `fixture.test=127.0.0.3`) and asks the system for the rest.
+ */
+export function resolverWithOverrides(overrides: Record<string, string>, fallback = systemResolver) {
+  return async (host: string) => (overrides[host.toLowerCase()] ? [overrides[host.toLowerCase()]!] : fallback(host));
+}
+
+/** True for loopback, private, link-local (cloud metadata included), multicast and other non-public ranges. */
+export function isForbiddenAddress(address: string, policy: AddressPolicy): boolean {
+  if (policy.allowed.has(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (policy.allowed.has(parsed.toString())) return false;
+  return parsed.range() !== 'unicast';
+}
+
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+
+/** Every address the URL's host resolves to must be allowed; returns them for the connection to use. */
+export async function assertUrlAllowed(url: string | URL, policy: AddressPolicy): Promise<string[]> {
+  const parsed = typeof url === 'string' ? new URL(url) : url;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UrlNotAllowedError(`Only http and https URLs can be scraped, not ${parsed.protocol}`);
+  const host = hostOf(parsed);
+  const addresses = isIP(host) ? [host] : await policy.resolve(host).catch(() => {
+    throw new UrlNotAllowedError(`${host} does not resolve`);
+  });
+  const forbidden = addresses.find((address) => isForbiddenAddress(address, policy));
+  if (forbidden || !addresses.length) throw new UrlNotAllowedError(`${host} resolves to ${forbidden ?? 'nothing'}, which scrapes may not reach`);
+  return addresses;
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+
+/**
+ * A `dns.lookup` replacement for the HTTP client: it resolves through the
+ * policy and refuses forbidden addresses before any socket is opened, for
+ * the first request and for every redirect alike.
+ */
+export function guardedLookup(policy: AddressPolicy) {
+  return (hostname: string, options: { all?: boolean } | number | LookupCallback, callback?: LookupCallback) => {
+    const done = (typeof options === 'function' ? options : callback)!;
+    const all = typeof options === 'object' && options.all;
+    assertUrlAllowed(`http://${isIP(hostname) === 6 ? `[${hostname}]` : hostname}/`, policy).then(
+      (addresses) => {
+        const entries = addresses.map((address) => ({ address, family: isIP(address) }));
+        if (all) done(null, entries);
+        else done(null, entries[0]!.address, entries[0]!.family);
+      },
+      (error: Error) => done(Object.assign(error, { code: 'url_not_allowed' }) as NodeJS.ErrnoException, ''),
+    );
+  };
+}

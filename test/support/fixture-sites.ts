@@ -1,0 +1,81 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FixtureSite {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  port: number;
+  /** Paths requested so far, in order. */
+  hits: string[];
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => unknown;
+
+/** Serves `handler` on a loopback address (127.0.0.1 unless another 127.x is given), recording each request. */
+export async function serveFixture(handler: Handler, host = '127.0.0.1', port = 0): Promise<FixtureSite> {
+  const hits: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://${host}`);
+    hits.push(url.pathname + url.search);
+    void Promise.resolve(handler(req, res, url)).catch(() => res.destroy());
+  });
+  await new Promise<void>((done) => server.listen(port, host, done));
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://${host}:${bound}`,
+    port: bound,
+    hits,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+const html = (res: ServerResponse, body: string, status = 200) => {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(`<!doctype html><html><body>${body}</body></html>`);
+};
+
+/**
+ * A paginated product catalogue: `/catalogue?page=N` lists `perPage`
+ * products and links the next page until `pages`. Also: `/robots.txt`
+ * disallowing `/private`, `/private/catalogue`, `/missing` (404), `/broken`
+ * (500), `/slow` (answers after `?ms=`), `/redirect?to=<url>`, and `/huge`.
+ */
+export function catalogueSite(options: { pages: number; perPage?: number }) {
+  const perPage = options.perPage ?? 3;
+  return async (_req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const page = Number(url.searchParams.get('page') ?? 1);
+    switch (url.pathname) {
+      case '/robots.txt':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end('User-agent: *\nDisallow: /private\n');
+      case '/catalogue':
+      case '/private/catalogue': {
+        const products = Array.from({ length: perPage }, (_, i) => {
+          const n = (page - 1) * perPage + i + 1;
+          return `<div class="product"><h2>Product ${n}</h2><span class="price">$1,${String(n).padStart(3, '0')}.50</span><a href="/p/${n}">details</a></div>`;
+        }).join('');
+        const next = page < options.pages ? `<a class="next" href="${url.pathname}?page=${page + 1}">next</a>` : '';
+        return html(res, `<h1>Catalogue page ${page}</h1>${products}${next}`);
+      }
+      case '/missing':
+        return html(res, 'not here', 404);
+      case '/broken':
+        return html(res, 'oops', 500);
+      case '/slow':
+        await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? 2000)));
+        return html(res, `<h1>Slow page</h1>`);
+      case '/redirect':
+        res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
+        return res.end();
+      case '/huge':
+        return html(res, `<h1>Huge</h1><p>${'x'.repeat(3_000_000)}</p>`);
+      default:
+        return html(res, 'unknown', 404);
+    }
+  };
+}

@@ -8,8 +8,8 @@ export interface JobDefinition<Payload extends z.ZodType = z.ZodType> {
   retries: number;
   /** Cron expression or interval for recurring jobs. */
   every?: string;
-  /** How long a worker may hold the job before another may take it over (ms). */
-  lockLifetimeMs?: number;
+  /** How long a worker may hold the job before another may take it over (ms), read when the worker starts. */
+  lockLifetimeMs?: () => number;
   handle(payload: z.infer<Payload>): Promise<void>;
 }
 

@@ -1,11 +1,8 @@
-import { MongoBackend } from '@agendajs/mongo-backend';
-import { Agenda, exponential, type Job } from 'agenda';
-import mongoose from 'mongoose';
+import { exponential, type Job } from 'agenda';
 import { log } from '../src/logger.ts';
 import type { JobDefinition } from './job-definition.ts';
+import { jobQueue, resetJobQueue } from './queue.ts';
 import { jobRegistry } from './registry.ts';
-
-const jobCollection = 'agenda_jobs';
 
 async function handle(definition: JobDefinition, job: Job) {
   try {
@@ -18,14 +15,10 @@ async function handle(definition: JobDefinition, job: Job) {
 
 /** Starts processing every registered job in this process; retries follow each job's `retries` with exponential backoff. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
-  const worker = new Agenda({
-    backend: new MongoBackend({ mongo: mongoose.connection.db! as never, collection: jobCollection }),
-    processEvery: '1 second',
-    maxConcurrency: options.concurrency,
-  });
+  const worker = jobQueue({ concurrency: options.concurrency });
   for (const definition of jobRegistry) {
     worker.define(definition.name, (job: Job) => handle(definition, job), {
-      lockLifetime: definition.lockLifetimeMs ?? 10 * 60_000,
+      lockLifetime: definition.lockLifetimeMs?.() ?? 10 * 60_000,
       backoff: exponential({ delay: 1_000, maxRetries: definition.retries, maxDelay: 5 * 60_000 }),
     });
   }
@@ -34,5 +27,10 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
     if (definition.every) await worker.every(definition.every, definition.name, {});
   }
   log.info('worker started', { jobs: jobRegistry.map((j) => j.name) });
-  return { stop: () => worker.stop() };
+  return {
+    stop: async () => {
+      await worker.stop();
+      resetJobQueue();
+    },
+  };
 }

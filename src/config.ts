@@ -12,9 +12,23 @@ const envSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Comma-separated exact IPs scrapes may reach although they are not public (for example 127.0.0.1 in development). */
+  SCRAPE_ALLOWED_ADDRESSES: z.string().default(''),
+  /** Comma-separated host=ip pairs the scrape resolver answers itself, like curl's --resolve (tests, staging). */
+  SCRAPE_HOST_OVERRIDES: z.string().default(''),
+  SCRAPE_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).default(10_485_760),
+  SCRAPE_PAGE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How long a worker may hold a scrape run before another worker takes it over (it died). */
+  SCRAPE_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(300_000),
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
 });
 
 export type Config = z.infer<typeof envSchema> & { publicBaseUrl: string };
+
+let current: Config | undefined;
+
+/** The configuration in force: the last one loaded, or the process environment's. */
+export const settings = (): Config => current ?? loadConfig();
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -23,5 +37,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
   }
   const config = parsed.data;
-  return { ...config, publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}` };
+  current = { ...config, publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}` };
+  return current;
 }

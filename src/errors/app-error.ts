@@ -5,6 +5,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 export const errorStatus = {
   validation_failed: 400,
   invalid_json: 400,
+  url_not_allowed: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   validation_credits_exhausted: 402,
@@ -15,6 +16,7 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  run_failed: 422,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -32,6 +34,7 @@ const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
@@ -47,8 +50,8 @@ export class AppError extends TRPCError {
   readonly status: number;
   readonly extra: Record<string, unknown>;
 
-  constructor(appCode: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
-    const status = errorStatus[appCode];
+  /** `status` overrides the code's usual status where the spec asks (scraping answers 403 for credits). */
+  constructor(appCode: ErrorCode, message: string, extra: Record<string, unknown> = {}, status: number = errorStatus[appCode]) {
     super({ code: trpcCodeByStatus[status] ?? 'INTERNAL_SERVER_ERROR', message });
     this.appCode = appCode;
     this.status = status;

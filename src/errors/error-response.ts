@@ -63,4 +63,15 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   return { status: 500, body: { error: 'Internal server error', code: 'internal_error' } };
 }
 
-export const isServerFault = (error: unknown) => toErrorResponse(error).status >= 500;
+const scrapingErrorTypes: Partial<Record<ErrorCode, string>> = {
+  unauthorized: 'authentication_error',
+  insufficient_credits: 'insufficient_credits',
+  missing_permission: 'authorization_error',
+  rate_limited: 'rate_limit_error',
+  validation_failed: 'validation_error',
+};
+
+/** The scraping routes' error body: `{ success: false, error, errorType }` plus the usual fields. */
+export function scrapingErrorBody(body: ErrorBody) {
+  return { success: false, ...body, errorType: scrapingErrorTypes[body.code] ?? body.code };
+}

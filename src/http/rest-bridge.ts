@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../errors/app-error.ts';
-import { toErrorResponse } from '../errors/error-response.ts';
+import { scrapingErrorBody, toErrorResponse } from '../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../trpc/context.ts';
 import { createCallerFactory } from '../trpc/init.ts';
@@ -44,12 +44,13 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse) {
     let ctx: RequestContext | undefined;
+    let route: Route | undefined;
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const pathname = normalizePath(url.pathname);
       const matching = routes.filter((route) => route.pattern.test(pathname));
       if (!matching.length) throw new AppError('not_found', `No route ${req.method} ${url.pathname}`);
-      const route = matching.find((r) => r.method === req.method);
+      route = matching.find((r) => r.method === req.method);
       if (!route) {
         res.setHeader('Allow', matching.map((r) => r.method).join(', '));
         throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
@@ -58,12 +59,13 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
       const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
       ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
       const output = await resolve(ctx, route.path)(input);
-      const status = route.procedure.meta?.successStatus;
-      sendJson(res, typeof status === 'function' ? (status as (o: unknown) => number)(output) : (status ?? 200), output, ctx.responseHeaders);
+      const meta = route.procedure.meta;
+      const status = typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
+      sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
     } catch (error) {
       const { status, body } = toErrorResponse(error);
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, ctx?.responseHeaders);
+      sendJson(res, status, route?.procedure.meta?.errorStyle === 'scraping' ? scrapingErrorBody(body) : body, ctx?.responseHeaders);
     }
   };
 }

@@ -8,7 +8,13 @@ import type { RequestContext } from './context.ts';
  * 200 (a function of the output when it depends on it, e.g. 201 only when
  * something was created).
  */
-export type Meta = OpenApiMeta<{ successStatus?: number | ((output: never) => number) }>;
+export type Meta = OpenApiMeta<{
+  successStatus?: number | ((output: never) => number);
+  /** The REST body when it is not the output itself (for example the bare extracted data). */
+  restBody?: (output: never) => unknown;
+  /** `scraping`: error bodies also carry `success: false` and `errorType`, as the spec's scraping routes answer. */
+  errorStyle?: 'scraping';
+}>;
 
 const t = initTRPC
   .context<RequestContext>()

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { dateTime, nullableDateTime, uuid } from './common.ts';
+import { cssSelector } from './scrapers.ts';
+
+export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const runStatus = z.enum(runStatuses).describe('`completed` is the terminal state to poll for; `failed` and `cancelled` also end a run.');
+
+export const scrapeOptions = z
+  .strictObject({
+    max_pages: z.int().min(1).max(100).optional().describe('Pages to fetch at most (default: the scraper\'s follow.max_pages, or 1).'),
+    timeout_ms: z.int().min(1000).max(120_000).optional().describe('Budget for each page (default 30 s).'),
+    wait_for: cssSelector.optional().describe('Browser engine: wait for this selector before extracting.'),
+  })
+  .meta({ id: 'ScrapeOptions' });
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
+  .max(2048)
+  .describe('The page to start from (http or https).');
+
+export const startScrapeInput = z.strictObject({
+  scraperId: uuid.describe('The scraper to run.'),
+  url: httpUrl,
+  options: scrapeOptions.optional(),
+});
+
+export const startScrapeOutput = z.object({
+  success: z.boolean(),
+  data: z.object({
+    runId: uuid,
+    status: runStatus,
+    message: z.string(),
+  }),
+  metadata: z.object({
+    scraperId: uuid,
+    timestamp: dateTime,
+    creditsRemaining: z.int().describe('Crawl credits left in the workspace.'),
+  }),
+});
+
+export const scrapeRun = z
+  .object({
+    id: uuid,
+    scraperId: uuid,
+    url: z.string(),
+    status: runStatus,
+    pages: z.int().describe('Pages fetched and used.'),
+    pagesCharged: z.int().describe('Pages paid for with credits (failed pages are not charged).'),
+    creditsCharged: z.int().describe('Crawl credits spent from the balance.'),
+    overageCredits: z.int().describe('Credits spent beyond the balance with overage on.'),
+    failures: z.array(z.object({ url: z.string(), reason: z.string() })).describe('Pages that could not be fetched.'),
+    error: z.string().nullable().describe('Why the run failed or stopped early.'),
+    errorCode: z.string().nullable().describe('Machine code for `error`, for example `url_not_allowed`.'),
+    created_at: dateTime,
+    started_at: nullableDateTime,
+    finished_at: nullableDateTime,
+  })
+  .meta({ id: 'ScrapeRun' });
+
+export const runIdInput = z.object({ runId: uuid });
+export const scrapeDataInput = z.object({ scraperId: uuid, runId: uuid });
+export const scrapeDataOutput = z.object({
+  runId: uuid,
+  status: runStatus,
+  data: z.unknown().describe('The extracted JSON, once completed.'),
+});

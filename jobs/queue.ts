@@ -1,8 +1,23 @@
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import mongoose from 'mongoose';
+import { withKeyLock } from '../src/db/key-lock.ts';
 
 let queue: Agenda | undefined;
+
+type LockingRepository = Record<'lockJob' | 'getNextJobToRun', (...args: unknown[]) => Promise<unknown>>;
+
+/**
+ * FerretDB applies Agenda's locking findOneAndUpdate as read-then-write, so
+ * two lock attempts in one process could both take the same job; queue them
+ * (a no-op on MongoDB, where the update is atomic across processes).
+ */
+function serializeJobLocking(repository: LockingRepository) {
+  for (const method of ['lockJob', 'getNextJobToRun'] as const) {
+    const original = repository[method].bind(repository);
+    repository[method] = (...args) => withKeyLock('agenda:lock', () => original(...args));
+  }
+}
 
 /**
  * The process's one Agenda instance, on the jobs collection in the service's
@@ -11,8 +26,11 @@ let queue: Agenda | undefined;
  * worker at once instead of at the next poll.
  */
 export function jobQueue(options: { concurrency?: number } = {}): Agenda {
-  queue ??= new Agenda({
-    backend: new MongoBackend({ mongo: mongoose.connection.db! as never, collection: 'agenda_jobs' }),
+  if (queue) return queue;
+  const backend = new MongoBackend({ mongo: mongoose.connection.db! as never, collection: 'agenda_jobs' });
+  serializeJobLocking(backend.repository as unknown as LockingRepository);
+  queue = new Agenda({
+    backend,
     notificationChannel: new InMemoryNotificationChannel(),
     processEvery: '1 second',
     maxConcurrency: options.concurrency ?? 5,

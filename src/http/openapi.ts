@@ -39,8 +39,9 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     if (typeof success === 'number' && success !== 200) {
       operation.responses[String(success)] = operation.responses['200']!;
       delete operation.responses['200'];
-    } else if (typeof success === 'function') {
-      operation.responses['201'] = { ...operation.responses['200']!, description: 'Created' };
+    }
+    for (const [status, description] of Object.entries(procedure.meta?.otherSuccessStatuses ?? {})) {
+      operation.responses[status] = { ...operation.responses['200']!, description };
     }
     if (openapi.method === 'DELETE' && procedure.inputs[0]) {
       operation.parameters = operation.parameters?.filter((p) => p.in !== 'query');

@@ -5,6 +5,7 @@ import { declareField } from './lead-fields.service.ts';
 export const createFieldProcedure = authorizedProcedure('write')
   .meta({
     successStatus: (output: { created: boolean }) => (output.created ? 201 : 200),
+    otherSuccessStatuses: { 201: 'Created' },
     openapi: {
       method: 'POST',
       path: '/api/leads/fields',

@@ -1,8 +1,11 @@
 import { router } from '../trpc/init.ts';
 import { createScraperProcedure } from './create-scraper.ts';
 import { deleteScraperProcedure } from './delete-scraper.ts';
+import { getScrapeDataProcedure } from './get-scrape-data.ts';
+import { getScrapeRunProcedure } from './get-scrape-run.ts';
 import { getScraperProcedure } from './get-scraper.ts';
 import { listScrapersProcedure } from './list-scrapers.ts';
+import { startScrapeProcedure } from './start-scrape.ts';
 import { updateScraperProcedure } from './update-scraper.ts';
 
 export const scrapersRouter = router({
@@ -11,4 +14,7 @@ export const scrapersRouter = router({
   get: getScraperProcedure,
   update: updateScraperProcedure,
   delete: deleteScraperProcedure,
+  start: startScrapeProcedure,
+  run: getScrapeRunProcedure,
+  data: getScrapeDataProcedure,
 });

@@ -10,6 +10,8 @@ import type { RequestContext } from './context.ts';
  */
 export type Meta = OpenApiMeta<{
   successStatus?: number | ((output: never) => number);
+  /** With a function `successStatus`: the other statuses it can answer, documented in OpenAPI. */
+  otherSuccessStatuses?: Record<number, string>;
   /** The REST body when it is not the output itself (for example the bare extracted data). */
   restBody?: (output: never) => unknown;
   /** `scraping`: error bodies also carry `success: false` and `errorType`, as the spec's scraping routes answer. */

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import { startWorker } from '../../jobs/worker.ts';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { createApiServer } from '../../src/http/server.ts';
@@ -23,9 +24,10 @@ export interface TestServer {
 
 /**
  * Boots the real API server for one test file, on its own database.
- * `env` overrides configuration (for example RATE_LIMIT_PER_MINUTE).
+ * `env` overrides configuration (for example RATE_LIMIT_PER_MINUTE);
+ * `worker: true` also runs the job worker in the process.
  */
-export function useApiServer(env: Record<string, string> = {}): TestServer {
+export function useApiServer(env: Record<string, string> = {}, options: { worker?: boolean } = {}): TestServer {
   const server = {} as TestServer;
   let close: () => Promise<void>;
   beforeAll(async () => {
@@ -34,6 +36,7 @@ export function useApiServer(env: Record<string, string> = {}): TestServer {
     await connectDatabase(databaseUri);
     const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '10000', PORT: '0', ...env, MONGODB_URI: databaseUri });
     const http = createApiServer(config);
+    const worker = options.worker ? await startWorker({ concurrency: 4 }) : undefined;
     await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
     server.baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     server.databaseUri = databaseUri;
@@ -51,6 +54,7 @@ export function useApiServer(env: Record<string, string> = {}): TestServer {
       return { status: response.status, body: type.includes('json') && text ? JSON.parse(text) : text, headers: response.headers };
     };
     close = async () => {
+      await worker?.stop();
       http.closeAllConnections();
       await new Promise<void>((done) => http.close(() => done()));
       await disconnectDatabase();

@@ -44,11 +44,13 @@ const html = (res: ServerResponse, body: string, status = 200) => {
  * products and links the next page until `pages`. Also: `/robots.txt`
  * disallowing `/private`, `/private/catalogue`, `/missing` (404), `/broken`
  * (500), `/slow` (answers after `?ms=`), `/redirect?to=<url>`, and `/huge`.
+ * `pageDelayMs` slows every catalogue page.
  */
-export function catalogueSite(options: { pages: number; perPage?: number }) {
+export function catalogueSite(options: { pages: number; perPage?: number; pageDelayMs?: number }) {
   const perPage = options.perPage ?? 3;
   return async (_req: IncomingMessage, res: ServerResponse, url: URL) => {
     const page = Number(url.searchParams.get('page') ?? 1);
+    if (options.pageDelayMs && url.pathname === '/catalogue') await new Promise((r) => setTimeout(r, options.pageDelayMs));
     switch (url.pathname) {
       case '/robots.txt':
         res.writeHead(200, { 'content-type': 'text/plain' });

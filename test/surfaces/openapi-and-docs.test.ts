@@ -34,6 +34,9 @@ describe('OpenAPI document and reference page', () => {
         'GET /api/scrapers/{id}',
         'PATCH /api/scrapers/{id}',
         'DELETE /api/scrapers/{id}',
+        'POST /api/scrape/{scraperId}',
+        'GET /api/scrape/runs/{runId}',
+        'GET /api/{scraperId}/data/{runId}',
       ].sort(),
     );
   });

@@ -1,0 +1,26 @@
+import { startScrapeInput, startScrapeOutput } from '../../schema/scrape-runs.ts';
+import { authorizedProcedure } from '../trpc/procedures.ts';
+import { startScrape } from './scrape-runs.service.ts';
+
+export const startScrapeProcedure = authorizedProcedure('scraper')
+  .meta({
+    successStatus: 202,
+    errorStyle: 'scraping',
+    openapi: {
+      method: 'POST',
+      path: '/api/scrape/{scraperId}',
+      tags: ['Scraping'],
+      summary: 'Start a scrape run',
+      description: 'Answers 202 at once; poll GET /api/scrape/runs/{runId}. Each page fetched costs crawl credits (http 1, browser 3); failed pages are free.',
+    },
+  })
+  .input(startScrapeInput)
+  .output(startScrapeOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { run, creditsRemaining } = await startScrape(ctx.principal.workspaceId, input);
+    return {
+      success: true,
+      data: { runId: run._id, status: run.status, message: 'Scrape queued; poll the run until it is completed.' },
+      metadata: { scraperId: run.scraperId, timestamp: run.createdAt.toISOString(), creditsRemaining },
+    };
+  });

@@ -4,12 +4,20 @@ import type { JobDefinition } from './job-definition.ts';
 import { jobQueue, resetJobQueue } from './queue.ts';
 import { jobRegistry } from './registry.ts';
 
-async function handle(definition: JobDefinition, job: Job) {
+/**
+ * Runs one job, renewing its lock while it works: a live worker keeps the
+ * job however long it takes, and a dead one's lock lapses after the job's
+ * lock lifetime so another worker takes the job over.
+ */
+async function handle(definition: JobDefinition, job: Job, lockLifetimeMs: number) {
+  const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(500, lockLifetimeMs / 3));
   try {
     await definition.handle(definition.payload.parse(job.attrs.data ?? {}));
   } catch (error) {
     log.error('job failed', { job: definition.name, attempt: (job.attrs.failCount ?? 0) + 1, error: error instanceof Error ? error.message : String(error) });
     throw error;
+  } finally {
+    clearInterval(renew);
   }
 }
 
@@ -17,8 +25,9 @@ async function handle(definition: JobDefinition, job: Job) {
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
   for (const definition of jobRegistry) {
-    worker.define(definition.name, (job: Job) => handle(definition, job), {
-      lockLifetime: definition.lockLifetimeMs?.() ?? 10 * 60_000,
+    const lockLifetime = definition.lockLifetimeMs?.() ?? 10 * 60_000;
+    worker.define(definition.name, (job: Job) => handle(definition, job, lockLifetime), {
+      lockLifetime,
       backoff: exponential({ delay: 1_000, maxRetries: definition.retries, maxDelay: 5 * 60_000 }),
     });
   }

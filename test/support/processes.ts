@@ -32,8 +32,8 @@ export const freePort = () =>
     });
   });
 
-/** Starts a long-running process and resolves once `url` answers 200. */
-export async function startService(command: string, args: string[], env: Record<string, string>, url: string, timeoutMs = 60_000) {
+/** Starts a long-running process and resolves once `url` answers 200 (at once when `url` is null). */
+export async function startService(command: string, args: string[], env: Record<string, string>, url: string | null, timeoutMs = 60_000) {
   const child: ChildProcess = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
@@ -41,11 +41,13 @@ export async function startService(command: string, args: string[], env: Record<
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}:\n${output}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = url === null || (await fetch(url).then((r) => r.ok, () => false));
     if (ok) {
       return {
         pid: child.pid,
         output: () => output,
+        /** Kills it outright, as a crash would. */
+        kill: () => child.kill('SIGKILL'),
         stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))),
       };
     }

@@ -21,6 +21,8 @@ const envSchema = z.object({
   /** How long a worker may hold a scrape run before another worker takes it over (it died). */
   SCRAPE_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(300_000),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** How long GET /v1/e/{slug} waits for a scrape before answering 202 with the run to poll. */
+  INVOKE_INLINE_TIMEOUT_MS: z.coerce.number().int().min(100).default(110_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { publicBaseUrl: string };

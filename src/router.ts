@@ -1,4 +1,5 @@
 import { accountRouter } from './account/router.ts';
+import { endpointsRouter } from './endpoints/router.ts';
 import { leadsRouter } from './leads/router.ts';
 import { scrapersRouter } from './scraping/router.ts';
 import { router } from './trpc/init.ts';
@@ -8,6 +9,7 @@ export const appRouter = router({
   account: accountRouter,
   leads: leadsRouter,
   scrapers: scrapersRouter,
+  endpoints: endpointsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -73,10 +73,11 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
 async function readInput(req: IncomingMessage, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
   const schema = route.procedure.inputs[0];
   if (!schema || schema.def.type === 'void') return undefined;
-  if (req.method === 'GET') return { ...queryInput(schema, url.searchParams), ...pathParams };
+  const reshape = (route.procedure.meta?.restInput ?? ((raw) => raw)) as (raw: Record<string, unknown>) => unknown;
+  if (req.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
   const body = (await readJsonBody(req, maxBodyBytes)) ?? {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('validation_failed', 'body: must be a JSON object', { field: 'body' });
   }
-  return { ...body, ...pathParams };
+  return reshape({ ...body, ...pathParams });
 }

@@ -6,6 +6,8 @@ import { debitCredits } from '../credits/credits.service.ts';
 import { AppError } from '../errors/app-error.ts';
 import { log } from '../logger.ts';
 import { addressPolicy } from './address-policy.ts';
+import { cacheResult } from './endpoint-cache.ts';
+import { compileJsonSchema, describeSchemaErrors } from './json-schema.ts';
 import { creditsPerPage } from './pricing.ts';
 import { saveResult } from './result-store.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
@@ -39,6 +41,11 @@ function pagePayer(run: ScrapeRunDoc, price: number) {
       throw error;
     }
   };
+}
+
+function schemaMismatch(data: unknown, schemaJson: string): string | null {
+  const validate = compileJsonSchema(JSON.parse(schemaJson) as Record<string, unknown>, 'output_schema');
+  return validate(data) ? null : describeSchemaErrors(validate);
 }
 
 function outcome(result: CrawlResult): Partial<ScrapeRunDoc> {
@@ -82,8 +89,11 @@ export async function executeRun(runId: string): Promise<void> {
   try {
     const result = scraper.engine === 'browser' ? await crawlBrowser({ ...options, chromiumPath: config.CHROMIUM_PATH }) : await crawlHttp(options);
     const changes = outcome(result);
+    const mismatch = changes.status === 'completed' ? schemaMismatch(result.data, run.outputSchemaJson ?? scraper.outputSchemaJson) : null;
+    if (mismatch) Object.assign(changes, { status: 'failed', error: `the data does not match the output schema: ${mismatch}`, errorCode: 'schema_mismatch' });
     if (changes.status === 'completed') changes.resultChunks = await saveResult(runId, result.data);
     await finish(runId, changes);
+    if (changes.status === 'completed' && run.cacheKey) await cacheResult(run);
   } catch (error) {
     log.error('scrape run attempt failed', { runId, attempt: run.attempts + 1, error: error instanceof Error ? error.message : String(error) });
     if (run.attempts + 1 < maxRunAttempts) throw error;

@@ -20,6 +20,12 @@ const scrapeRunSchema = new Schema(
     errorCode: { type: String, default: null },
     attempts: { type: Number, default: 0 },
     resultChunks: { type: Number, default: 0 },
+    /** The schema the data must match (JSON text), when it is not the scraper's (a published endpoint's). */
+    outputSchemaJson: { type: String, default: null },
+    /** Set for runs behind a published endpoint: where to cache the result, and for how long. */
+    endpointId: { type: String, default: null },
+    cacheKey: { type: String, default: null },
+    cacheTtlSeconds: { type: Number, default: 0 },
     startedAt: { type: Date, default: null },
     finishedAt: { type: Date, default: null },
   },
@@ -42,6 +48,10 @@ export interface ScrapeRunDoc {
   errorCode: string | null;
   attempts: number;
   resultChunks: number;
+  outputSchemaJson: string | null;
+  endpointId: string | null;
+  cacheKey: string | null;
+  cacheTtlSeconds: number;
   startedAt: Date | null;
   finishedAt: Date | null;
   createdAt: Date;

@@ -9,6 +9,7 @@ import { addressPolicy } from './address-policy.ts';
 import { creditsPerPage } from './pricing.ts';
 import { loadResult } from './result-store.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
+import type { ScraperDoc } from './scraper.model.ts';
 import { getScraperDoc } from './scrapers.service.ts';
 
 export const scrapeRunJob = 'scrape.run';
@@ -42,21 +43,30 @@ export async function assertScrapableUrl(url: string) {
   }
 }
 
-/**
- * Queues a scrape run. The workspace must be able to pay for one page (or
- * have overage on); pages are charged as the worker fetches them.
- */
-export async function startScrape(workspaceId: string, input: z.infer<typeof startScrapeInput>) {
-  const scraper = await getScraperDoc(workspaceId, input.scraperId);
-  await assertScrapableUrl(input.url);
+/** A run may start only if the workspace can pay for one page (or has overage on); 403 insufficient_credits otherwise. */
+async function assertCanPayOnePage(workspaceId: string, scraper: ScraperDoc): Promise<number> {
   const balances = await getBalances(workspaceId);
   const price = creditsPerPage[scraper.engine];
   if (balances.crawl < price && !balances.overage) {
     throw new AppError('insufficient_credits', `Not enough crawl credits: a page costs ${price}, ${balances.crawl} left`, { needed: price, remaining: balances.crawl }, 403);
   }
-  const run = await ScrapeRun.create({ workspaceId, scraperId: scraper._id, url: input.url, options: input.options ?? {} });
+  return balances.crawl;
+}
+
+type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson' | 'endpointId' | 'cacheKey' | 'cacheTtlSeconds'>>;
+
+/** Checks the URL and the balance, then saves the run and queues it for a worker. Pages are charged as they are fetched. */
+export async function queueRun(workspaceId: string, scraper: ScraperDoc, url: string, extras: RunExtras = {}) {
+  await assertScrapableUrl(url);
+  const creditsRemaining = await assertCanPayOnePage(workspaceId, scraper);
+  const run = await ScrapeRun.create({ workspaceId, scraperId: scraper._id, url, ...extras });
   await enqueueJob(scrapeRunJob, { runId: run._id });
-  return { run: run.toObject(), creditsRemaining: balances.crawl };
+  return { run: run.toObject() as ScrapeRunDoc, creditsRemaining };
+}
+
+export async function startScrape(workspaceId: string, input: z.infer<typeof startScrapeInput>) {
+  const scraper = await getScraperDoc(workspaceId, input.scraperId);
+  return queueRun(workspaceId, scraper, input.url, { options: input.options ?? {} });
 }
 
 export async function getRun(workspaceId: string, runId: string): Promise<ScrapeRunDoc> {
@@ -69,6 +79,11 @@ export async function getRun(workspaceId: string, runId: string): Promise<Scrape
 export async function getRunData(workspaceId: string, scraperId: string, runId: string) {
   const run = await getRun(workspaceId, runId);
   if (run.scraperId !== scraperId) throw notFound('Scrape run');
+  return runData(run);
+}
+
+export async function runData(run: ScrapeRunDoc) {
+  const runId = run._id;
   if (run.status === 'failed' || run.status === 'cancelled') {
     throw new AppError('run_failed', `The run ${run.status === 'failed' ? 'failed' : 'was cancelled'}: ${run.error ?? 'no data'}`, { runId });
   }

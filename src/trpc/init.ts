@@ -12,6 +12,8 @@ export type Meta = OpenApiMeta<{
   successStatus?: number | ((output: never) => number);
   /** With a function `successStatus`: the other statuses it can answer, documented in OpenAPI. */
   otherSuccessStatuses?: Record<number, string>;
+  /** REST input to procedure input, when the procedure takes it in another shape (for example free-form parameters). */
+  restInput?: (raw: Record<string, unknown>) => unknown;
   /** The REST body when it is not the output itself (for example the bare extracted data). */
   restBody?: (output: never) => unknown;
   /** `scraping`: error bodies also carry `success: false` and `errorType`, as the spec's scraping routes answer. */

@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+import type { createEndpointInput, PublishedEndpoint, updateEndpointInput } from '../../schema/endpoints.ts';
+import { findOwned } from '../db/find-owned.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { compileJsonSchema } from '../scraping/json-schema.ts';
+import { getScraperDoc } from '../scraping/scrapers.service.ts';
+import { assertEndpointShape } from './endpoint-params.ts';
+import { Endpoint, type EndpointDoc } from './endpoint.model.ts';
+
+export async function toEndpoint(doc: EndpointDoc): Promise<PublishedEndpoint> {
+  const outputSchema = doc.outputSchemaJson ?? (await getScraperDoc(doc.workspaceId, doc.scraperId).then((s) => s.outputSchemaJson, () => '{}'));
+  return {
+    id: doc._id,
+    slug: doc.slug,
+    name: doc.name,
+    description: doc.description,
+    method: doc.method,
+    scraper_id: doc.scraperId,
+    url_template: doc.urlTemplate,
+    param_schema: JSON.parse(doc.paramSchemaJson) as Record<string, unknown>,
+    output_schema: JSON.parse(outputSchema) as Record<string, unknown>,
+    freshness: doc.freshness,
+    cache_ttl_seconds: doc.cacheTtlSeconds,
+    mode: doc.mode,
+    created_at: doc.createdAt.toISOString(),
+    updated_at: doc.updatedAt.toISOString(),
+  };
+}
+
+async function assertSlugFree(workspaceId: string, slug: string, exceptId?: string) {
+  const taken = await Endpoint.exists({ workspaceId, slug, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
+  if (taken) throw new AppError('conflict', `slug: "${slug}" is already used by another endpoint`, { field: 'slug' });
+}
+
+const slugConflict = (error: unknown, slug: string | undefined) => {
+  if ((error as { code?: number }).code === 11000) return new AppError('conflict', `slug: "${slug}" is already used by another endpoint`, { field: 'slug' });
+  return error;
+};
+
+export async function createEndpoint(workspaceId: string, input: z.infer<typeof createEndpointInput>): Promise<PublishedEndpoint> {
+  await getScraperDoc(workspaceId, input.scraper_id).catch(() => {
+    throw new AppError('validation_failed', 'scraper_id: no such scraper in this workspace', { field: 'scraper_id' });
+  });
+  assertEndpointShape(input.param_schema, input.url_template);
+  if (input.output_schema) compileJsonSchema(input.output_schema, 'output_schema');
+  await assertSlugFree(workspaceId, input.slug);
+  const doc = await Endpoint.create({
+    workspaceId,
+    slug: input.slug,
+    name: input.name,
+    description: input.description,
+    method: input.method,
+    scraperId: input.scraper_id,
+    urlTemplate: input.url_template,
+    paramSchemaJson: JSON.stringify(input.param_schema),
+    outputSchemaJson: input.output_schema ? JSON.stringify(input.output_schema) : null,
+    freshness: input.freshness,
+    cacheTtlSeconds: input.cache_ttl_seconds,
+    mode: input.mode,
+  }).catch((error: unknown) => {
+    throw slugConflict(error, input.slug);
+  });
+  return toEndpoint(doc.toObject());
+}
+
+export async function getEndpointDoc(workspaceId: string, id: string): Promise<EndpointDoc> {
+  const doc = await findOwned(Endpoint, id, workspaceId);
+  if (!doc) throw notFound('Endpoint');
+  return doc;
+}
+
+export async function endpointBySlug(workspaceId: string, slug: string): Promise<EndpointDoc> {
+  const doc = await Endpoint.findOne({ workspaceId, slug }).lean<EndpointDoc>();
+  if (!doc) throw notFound(`Endpoint "${slug}"`);
+  return doc;
+}
+
+export async function listEndpointDocs(workspaceId: string): Promise<EndpointDoc[]> {
+  return Endpoint.find({ workspaceId }).sort({ createdAt: -1, _id: 1 }).lean<EndpointDoc[]>();
+}
+
+export async function listEndpoints(workspaceId: string): Promise<PublishedEndpoint[]> {
+  return Promise.all((await listEndpointDocs(workspaceId)).map(toEndpoint));
+}
+
+export async function updateEndpoint(workspaceId: string, input: z.infer<typeof updateEndpointInput>): Promise<PublishedEndpoint> {
+  const current = await getEndpointDoc(workspaceId, input.id);
+  if (input.scraper_id) await getScraperDoc(workspaceId, input.scraper_id);
+  const paramSchema = input.param_schema ?? (JSON.parse(current.paramSchemaJson) as Record<string, unknown>);
+  assertEndpointShape(paramSchema, input.url_template ?? current.urlTemplate);
+  if (input.output_schema) compileJsonSchema(input.output_schema, 'output_schema');
+  if (input.slug && input.slug !== current.slug) await assertSlugFree(workspaceId, input.slug, current._id);
+  const changes: Partial<EndpointDoc> = {
+    ...(input.slug !== undefined && { slug: input.slug }),
+    ...(input.name !== undefined && { name: input.name }),
+    ...(input.description !== undefined && { description: input.description }),
+    ...(input.method !== undefined && { method: input.method }),
+    ...(input.scraper_id !== undefined && { scraperId: input.scraper_id }),
+    ...(input.url_template !== undefined && { urlTemplate: input.url_template }),
+    ...(input.param_schema !== undefined && { paramSchemaJson: JSON.stringify(input.param_schema) }),
+    ...(input.output_schema !== undefined && { outputSchemaJson: input.output_schema ? JSON.stringify(input.output_schema) : null }),
+    ...(input.freshness !== undefined && { freshness: input.freshness }),
+    ...(input.cache_ttl_seconds !== undefined && { cacheTtlSeconds: input.cache_ttl_seconds }),
+    ...(input.mode !== undefined && { mode: input.mode }),
+  };
+  const updated = await Endpoint.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' })
+    .lean<EndpointDoc>()
+    .catch((error: unknown) => {
+      throw slugConflict(error, input.slug);
+    });
+  return toEndpoint(updated!);
+}
+
+export async function deleteEndpoint(workspaceId: string, id: string): Promise<void> {
+  const doc = await getEndpointDoc(workspaceId, id);
+  await Endpoint.deleteOne({ _id: doc._id });
+}

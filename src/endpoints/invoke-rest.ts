@@ -1,0 +1,23 @@
+import type { RequestContext } from '../trpc/context.ts';
+import type { Meta } from '../trpc/init.ts';
+import type { InvokeResult } from './invoke.service.ts';
+
+/** How invoke answers on REST: the data itself with 200, or `{ runId, status }` with 202; errors scraping-style. */
+export const invokeRestMeta = {
+  errorStyle: 'scraping',
+  successStatus: (output: InvokeResult) => (output.status === 'completed' ? 200 : 202),
+  otherSuccessStatuses: { 202: 'Still running: `{ runId, status }`; poll GET /v1/e/{slug}/results/{runId}' },
+  restBody: (output: InvokeResult) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
+} satisfies Partial<Meta>;
+
+/** `X-Cache: HIT|MISS` and `Age` say where the data came from. */
+export function exposeCacheHeaders(ctx: RequestContext, result: InvokeResult): InvokeResult & { data: unknown } {
+  if (result.status === 'completed') {
+    ctx.responseHeaders['X-Cache'] = result.cache;
+    ctx.responseHeaders.Age = String(result.ageSeconds);
+  }
+  return { ...result, data: result.data ?? null };
+}
+
+/** REST passes the parameters flat (query string or body); the procedures take them as `params`. */
+export const paramsFromRest = ({ slug, ...params }: Record<string, unknown>) => ({ slug, params });

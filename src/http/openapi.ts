@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import type { OperationObject } from 'openapi3-ts/oas31';
 import { errorBody } from '../../schema/common.ts';
+import type { PublishedEndpoint } from '../../schema/endpoints.ts';
 import type { AppRouter } from '../router.ts';
 import { procedureDefs } from '../trpc/procedure-defs.ts';
 
@@ -54,5 +56,42 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
       operation.responses[status] = { description: operation.responses[status]?.description ?? 'Error', content: errorContent };
     }
   }
+  document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: invokeOperation('GET', { type: 'object' }, {}, 'slug') };
   return document;
+}
+
+const runStatusSchema = {
+  type: 'object',
+  properties: { runId: { type: 'string', format: 'uuid' }, status: { type: 'string', enum: ['queued', 'running'] } },
+  required: ['runId', 'status'],
+};
+
+/** One call of a published endpoint: its parameters typed by its param_schema, its data by its output_schema. */
+function invokeOperation(method: 'GET' | 'POST', paramSchema: Record<string, unknown>, outputSchema: Record<string, unknown>, slugParameter?: string): OperationObject {
+  const properties = (paramSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
+  const required = (paramSchema.required as string[] | undefined) ?? [];
+  const query = Object.entries(properties).map(([name, schema]) => ({ in: 'query' as const, name, required: required.includes(name), schema, description: schema.description as string | undefined }));
+  return {
+    tags: ['Published endpoints'],
+    summary: slugParameter ? 'Call a published GET endpoint (its parameters are its own)' : `Call this published endpoint`,
+    security: [{ Authorization: [] }],
+    parameters: [...(slugParameter ? [{ in: 'path' as const, name: slugParameter, required: true, schema: { type: 'string' as const } }] : []), ...(method === 'GET' ? query : [])],
+    ...(method === 'POST' && { requestBody: { required: true, content: { 'application/json': { schema: paramSchema } } } }),
+    responses: {
+      200: { description: 'The extracted data (X-Cache says HIT or MISS, Age its age in seconds)', content: { 'application/json': { schema: outputSchema } } },
+      202: { description: 'Still running: poll /v1/e/{slug}/results/{runId}', content: { 'application/json': { schema: runStatusSchema } } },
+      ...Object.fromEntries(['400', '401', '403', '404', '422', '429'].map((status) => [status, { description: 'Error', content: errorContent }])),
+    },
+  };
+}
+
+/** The document for one workspace: each of its published endpoints at its own typed path. */
+export function withPublishedEndpoints(document: OpenAPIObject, endpoints: PublishedEndpoint[]): OpenAPIObject {
+  const paths = { ...document.paths };
+  for (const endpoint of endpoints) {
+    paths[`/v1/e/${endpoint.slug}`] = {
+      [endpoint.method.toLowerCase()]: { ...invokeOperation(endpoint.method, endpoint.param_schema, endpoint.output_schema), summary: endpoint.name, description: endpoint.description, operationId: `invoke_${endpoint.slug.replaceAll('-', '_')}` },
+    };
+  }
+  return { ...document, paths };
 }

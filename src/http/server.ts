@@ -5,7 +5,9 @@ import { logFault } from '../logger.ts';
 import { appRouter } from '../router.ts';
 import { serveDocs } from './docs-page.ts';
 import { createGraphQLEndpoint } from './graphql/graphql-endpoint.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { createRequestContext } from '../trpc/context.ts';
+import { createCallerFactory } from '../trpc/init.ts';
+import { buildOpenApiDocument, withPublishedEndpoints } from './openapi.ts';
 import { createRestBridge } from './rest-bridge.ts';
 import { sendJson } from './send-json.ts';
 import { createTrpcEndpoint } from './trpc-endpoint.ts';
@@ -16,7 +18,15 @@ export function createApiServer(config: Config): Server {
   const rest = createRestBridge(appRouter, surfaceOptions);
   const trpc = createTrpcEndpoint(appRouter, surfaceOptions);
   const graphql = createGraphQLEndpoint(appRouter, surfaceOptions);
-  const openApiJson = JSON.stringify(buildOpenApiDocument(appRouter, config.publicBaseUrl));
+  const openApiDocument = buildOpenApiDocument(appRouter, config.publicBaseUrl);
+  const openApiJson = JSON.stringify(openApiDocument);
+  const createCaller = createCallerFactory(appRouter);
+  /** With a key, the document also types that workspace's published endpoints; without one (or a bad one), the shared document. */
+  const openApiFor = async (authorization: string | undefined) => {
+    if (!authorization) return openApiJson;
+    const endpoints = await createCaller(createRequestContext(authorization, config.RATE_LIMIT_PER_MINUTE)).endpoints.list().catch(() => null);
+    return endpoints ? JSON.stringify(withPublishedEndpoints(openApiDocument, endpoints)) : openApiJson;
+  };
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
@@ -25,8 +35,9 @@ export function createApiServer(config: Config): Server {
       return sendJson(res, ready ? 200 : 503, { ok: ready });
     }
     if (pathname === '/openapi.json') {
+      const body = await openApiFor(req.headers.authorization);
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
-      return res.end(openApiJson);
+      return res.end(body);
     }
     if (pathname === '/docs' || pathname.startsWith('/docs/')) return serveDocs(req, res, pathname);
     if (pathname === '/graphql') return graphql(req, res);

@@ -201,3 +201,21 @@ async function pollResult(key: string, slug: string, runId: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+describe('published endpoints in the OpenAPI document', () => {
+  it('types each of the workspace\'s endpoints at its own path when asked with a key', async () => {
+    const { workspace } = await setup({ slug: 'typed-search', description: 'Search the shop' });
+    const shared = (await server.request('GET', '/openapi.json')).body;
+    expect(shared.paths['/v1/e/typed-search']).toBeUndefined();
+    const own = (await server.request('GET', '/openapi.json', { key: workspace.apiKey })).body;
+    const operation = own.paths['/v1/e/typed-search'].get;
+    expect(operation.summary).toBe('Shop search');
+    expect(operation.parameters).toEqual([
+      { in: 'query', name: 'page', required: true, schema: { type: 'integer', minimum: 1 } },
+      { in: 'query', name: 'q', required: false, schema: { type: 'string', maxLength: 50 } },
+    ]);
+    expect(operation.responses['200'].content['application/json'].schema.required).toEqual(['items']);
+    const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
+    await SwaggerParser.validate(structuredClone(own));
+  });
+});

@@ -37,6 +37,14 @@ describe('OpenAPI document and reference page', () => {
         'POST /api/scrape/{scraperId}',
         'GET /api/scrape/runs/{runId}',
         'GET /api/{scraperId}/data/{runId}',
+        'POST /api/endpoints',
+        'GET /api/endpoints',
+        'GET /api/endpoints/{id}',
+        'PATCH /api/endpoints/{id}',
+        'DELETE /api/endpoints/{id}',
+        'GET /v1/e/{slug}',
+        'POST /v1/e/{slug}',
+        'GET /v1/e/{slug}/results/{runId}',
       ].sort(),
     );
   });

@@ -28,7 +28,8 @@ function pagePayer(run: ScrapeRunDoc, price: number) {
   const paid = new Set(run.chargedPages);
   return async (url: string): Promise<boolean> => {
     if (paid.has(url)) return true;
-    const recorded = await ScrapeRun.updateOne({ _id: run._id, chargedPages: { $ne: url } }, { $push: { chargedPages: url } });
+    // By primary key only (FerretDB answers nothing else without a scan); $addToSet is a no-op for a recorded page.
+    const recorded = await ScrapeRun.updateOne({ _id: run._id }, { $addToSet: { chargedPages: url } });
     if (recorded.modifiedCount === 0) return true;
     try {
       const debit = await debitCredits(run.workspaceId, 'crawl', price);

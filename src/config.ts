@@ -18,6 +18,8 @@ const envSchema = z.object({
   SCRAPE_HOST_OVERRIDES: z.string().default(''),
   SCRAPE_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).default(10_485_760),
   SCRAPE_PAGE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Crawls of one host a worker process runs at once (each fetches one page at a time). */
+  SCRAPE_HOST_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   /** How long a worker may hold a scrape run before another worker takes it over (it died). */
   SCRAPE_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(300_000),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),

@@ -1,5 +1,6 @@
 import { crawlBrowser } from '../../scrapers/browser-crawl.ts';
 import type { CrawlOptions, CrawlResult } from '../../scrapers/crawl-types.ts';
+import { createHostSlots } from '../../scrapers/host-slots.ts';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import { settings } from '../config.ts';
 import { debitCredits } from '../credits/credits.service.ts';
@@ -12,6 +13,8 @@ import { creditsPerPage } from './pricing.ts';
 import { saveResult } from './result-store.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
 import { ScraperModel, type ScraperDoc } from './scraper.model.ts';
+
+const hostSlot = createHostSlots(() => settings().SCRAPE_HOST_CONCURRENCY);
 
 /** Attempts (including ones whose worker died) before a run is failed for good. */
 export const maxRunAttempts = 3;
@@ -87,6 +90,7 @@ export async function executeRun(runId: string): Promise<void> {
     waitFor: run.options.wait_for,
     chargePage: pagePayer(run, creditsPerPage[scraper.engine]),
   };
+  const releaseHost = await hostSlot(new URL(run.url).host);
   try {
     const result = scraper.engine === 'browser' ? await crawlBrowser({ ...options, chromiumPath: config.CHROMIUM_PATH }) : await crawlHttp(options);
     const changes = outcome(result);
@@ -99,5 +103,7 @@ export async function executeRun(runId: string): Promise<void> {
     log.error('scrape run attempt failed', { runId, attempt: run.attempts + 1, error: error instanceof Error ? error.message : String(error) });
     if (run.attempts + 1 < maxRunAttempts) throw error;
     await finish(runId, { status: 'failed', error: 'the scrape failed unexpectedly', errorCode: 'internal_error' });
+  } finally {
+    releaseHost();
   }
 }

@@ -142,3 +142,19 @@ describe('scrape runs', () => {
     await waitForRun(server, owner.apiKey, runId);
   });
 });
+
+describe('per-host concurrency', () => {
+  it('crawls one host with at most SCRAPE_HOST_CONCURRENCY requests at once', async () => {
+    const slow = await serveFixture(catalogueSite({ pages: 2, pageDelayMs: 150 }));
+    try {
+      const { apiKey } = await createTestWorkspace();
+      const scraperId = await createScraper(server, apiKey);
+      const started = await Promise.all(Array.from({ length: 4 }, () => start(apiKey, scraperId, { url: `${slow.origin}/catalogue?page=1` })));
+      const runs = await Promise.all(started.map((r) => waitForRun(server, apiKey, r.body.data.runId)));
+      expect(runs.every((run) => run.status === 'completed')).toBe(true);
+      expect(slow.maxInFlight()).toBe(2);
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -7,6 +7,8 @@ export interface FixtureSite {
   port: number;
   /** Paths requested so far, in order. */
   hits: string[];
+  /** The most requests it was answering at the same time. */
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -15,9 +17,13 @@ type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => unknown;
 /** Serves `handler` on a loopback address (127.0.0.1 unless another 127.x is given), recording each request. */
 export async function serveFixture(handler: Handler, host = '127.0.0.1', port = 0): Promise<FixtureSite> {
   const hits: string[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${host}`);
     hits.push(url.pathname + url.search);
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    res.once('close', () => inFlight--);
     void Promise.resolve(handler(req, res, url)).catch(() => res.destroy());
   });
   await new Promise<void>((done) => server.listen(port, host, done));
@@ -26,6 +32,7 @@ export async function serveFixture(handler: Handler, host = '127.0.0.1', port = 
     origin: `http://${host}:${bound}`,
     port: bound,
     hits,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -1,10 +1,8 @@
 import { Configuration, log, LogLevel, PlaywrightCrawler } from '@crawlee/playwright';
 import { gotScraping } from 'got-scraping';
 import { chromium, type Route } from 'playwright-core';
-import type { CrawlOptions, CrawlResult, PageFailure } from './crawl-types.ts';
-import { extractFromHtml, mergeExtracts, nextPageUrl, type PageExtract } from './extract.ts';
-import { guardedGotOptions } from './http-crawl.ts';
-import { createRobotsCheck } from './robots.ts';
+import { createCrawlSession, guardedGotOptions } from './crawl-session.ts';
+import type { CrawlOptions, CrawlResult } from './crawl-types.ts';
 import { assertUrlAllowed } from './url-guard.ts';
 
 log.setLevel(LogLevel.OFF);
@@ -45,27 +43,10 @@ async function fulfillGuarded(route: Route, options: CrawlOptions) {
  * crawlHttp: the caller gets the data and the pages it paid for.
  */
 export async function crawlBrowser(options: CrawlOptions & { chromiumPath: string }): Promise<CrawlResult> {
-  const extracts = new Map<number, PageExtract>();
-  const pages: string[] = [];
-  const failures: PageFailure[] = [];
-  let stoppedBy: CrawlResult['stoppedBy'];
-  const gotOptions = guardedGotOptions(options);
-  const mayCrawl = options.respectRobots
-    ? createRobotsCheck(async (url) => {
-        const response = await gotScraping({ url, ...gotOptions, throwHttpErrors: false, followRedirect: false, timeout: { request: options.timeoutMs } });
-        return { status: response.statusCode, body: String(response.body) };
-      }, 'LeadOpsBot')
-    : async () => true;
-
+  const session = createCrawlSession(options);
   const crawler = new PlaywrightCrawler(
     {
-      maxConcurrency: 1,
-      maxRequestRetries: 0,
-      maxRequestsPerCrawl: options.maxPages,
-      navigationTimeoutSecs: Math.ceil(options.timeoutMs / 1000),
-      requestHandlerTimeoutSecs: Math.ceil(options.timeoutMs / 1000) + 5,
-      useSessionPool: false,
-      persistCookiesPerSession: false,
+      ...session.crawlerLimits,
       browserPoolOptions: { useFingerprints: false },
       launchContext: {
         launcher: chromium,
@@ -91,42 +72,18 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
         },
       ],
       requestHandler: async ({ page, request, response }) => {
-        const index = request.userData.index as number;
-        if (!response || response.status() >= 400) {
-          failures.push({ url: request.url, reason: response ? `HTTP ${response.status()}` : 'no response' });
-          return;
-        }
+        if (!response || response.status() >= 400) return session.failed(request.url, response ? `HTTP ${response.status()}` : 'no response');
         if (options.waitFor) await page.waitForSelector(options.waitFor, { timeout: options.timeoutMs });
-        const html = await page.content();
-        if (!(await options.chargePage(request.url))) {
-          stoppedBy = 'credits';
-          await crawler.autoscaledPool?.abort();
-          return;
-        }
-        const pageUrl = response.url();
-        pages.push(pageUrl);
-        extracts.set(index, extractFromHtml(html, pageUrl, options.rules));
-        const next = options.follow ? nextPageUrl(html, pageUrl, options.follow.next) : null;
-        if (next && index + 1 < options.maxPages) {
-          if (await mayCrawl(next)) await crawler.addRequests([{ url: next, uniqueKey: `${index + 1}:${next}`, userData: { index: index + 1 } }]);
-          else stoppedBy = 'robots';
-        }
+        const paid = await session.fetched(request, response.url(), await page.content(), (next) => crawler.addRequests([next]));
+        if (!paid) await crawler.autoscaledPool?.abort();
       },
-      failedRequestHandler: async ({ request }, error) => {
-        const guardError = (error as { code?: string }).code === 'url_not_allowed' || /url_not_allowed|scrapes may not reach|ERR_BLOCKED_BY_CLIENT/.test(String(error));
-        failures.push({ url: request.url, reason: String((error as Error).message ?? error).split('\n')[0]!, code: guardError ? 'url_not_allowed' : undefined });
-      },
+      failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error),
     },
     new Configuration({ persistStorage: false, purgeOnStart: false }),
   );
-
-  if (await mayCrawl(options.startUrl)) {
-    await crawler.run([{ url: options.startUrl, uniqueKey: `0:${options.startUrl}`, userData: { index: 0 } }]);
-  } else {
-    stoppedBy = 'robots';
-    failures.push({ url: options.startUrl, reason: 'disallowed by robots.txt' });
+  try {
+    return await session.run((start) => crawler.run([start]));
+  } finally {
+    await crawler.teardown();
   }
-  await crawler.teardown();
-  const ordered = [...extracts.entries()].sort(([a], [b]) => a - b).map(([, extract]) => extract);
-  return { data: mergeExtracts(ordered, options.rules), pages, failures, stoppedBy };
 }

@@ -1,9 +1,8 @@
 import { settings } from '../config.ts';
-import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { freshCacheEntry } from '../scraping/endpoint-cache.ts';
-import { ScrapeRun, type ScrapeRunDoc } from '../scraping/scrape-run.model.ts';
-import { queueRun, runData } from '../scraping/scrape-runs.service.ts';
+import type { ScrapeRunDoc } from '../scraping/scrape-run.model.ts';
+import { findRun, getRun, queueRun, runData, waitForRunToEnd } from '../scraping/scrape-runs.service.ts';
 import { getScraperDoc } from '../scraping/scrapers.service.ts';
 import { cacheKeyFor, fillTemplate, validateParams } from './endpoint-params.ts';
 import { endpointBySlug } from './endpoints.service.ts';
@@ -15,18 +14,6 @@ export interface InvokeResult {
   data?: unknown;
   cache: 'HIT' | 'MISS';
   ageSeconds: number;
-}
-
-const terminal = new Set(['completed', 'failed', 'cancelled']);
-
-/** Polls the run until it ends or the budget runs out. */
-async function waitForRun(runId: string, budgetMs: number): Promise<ScrapeRunDoc> {
-  const deadline = Date.now() + budgetMs;
-  for (;;) {
-    const run = (await ScrapeRun.findById(runId).lean<ScrapeRunDoc>())!;
-    if (terminal.has(run.status) || Date.now() >= deadline) return run;
-    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
-  }
 }
 
 async function answer(run: ScrapeRunDoc): Promise<InvokeResult> {
@@ -49,7 +36,7 @@ export async function invokeEndpoint(workspaceId: string, slug: string, params: 
 
   if (endpoint.freshness === 'cached_ok') {
     const cached = await freshCacheEntry(cacheKey);
-    const run = cached && (await ScrapeRun.findById(cached.runId).lean<ScrapeRunDoc>());
+    const run = cached && (await findRun(cached.runId));
     if (cached && run?.status === 'completed') {
       const { data } = await runData(run);
       return { status: 'completed', runId: null, data, cache: 'HIT', ageSeconds: Math.floor((Date.now() - cached.storedAt.getTime()) / 1000) };
@@ -64,13 +51,13 @@ export async function invokeEndpoint(workspaceId: string, slug: string, params: 
     outputSchemaJson: endpoint.outputSchemaJson,
   });
   if (endpoint.mode === 'async') return { status: 'queued', runId: run._id, cache: 'MISS', ageSeconds: 0 };
-  return answer(await waitForRun(run._id, settings().INVOKE_INLINE_TIMEOUT_MS));
+  return answer(await waitForRunToEnd(run._id, settings().INVOKE_INLINE_TIMEOUT_MS));
 }
 
 /** GET /v1/e/{slug}/results/{runId}: the run's status until done, then its data. */
 export async function endpointResult(workspaceId: string, slug: string, runId: string): Promise<InvokeResult> {
   const endpoint: EndpointDoc = await endpointBySlug(workspaceId, slug);
-  const run = await findOwned(ScrapeRun, runId, workspaceId);
-  if (!run || run.endpointId !== endpoint._id) throw notFound('Run');
+  const run = await getRun(workspaceId, runId);
+  if (run.endpointId !== endpoint._id) throw notFound('Run');
   return answer(run);
 }

@@ -69,6 +69,21 @@ export async function startScrape(workspaceId: string, input: z.infer<typeof sta
   return queueRun(workspaceId, scraper, input.url, { options: input.options ?? {} });
 }
 
+const terminal = new Set(['completed', 'failed', 'cancelled']);
+
+/** Polls the run until it ends or `budgetMs` runs out, and returns it as it then is. */
+export async function waitForRunToEnd(runId: string, budgetMs: number): Promise<ScrapeRunDoc> {
+  const deadline = Date.now() + budgetMs;
+  for (;;) {
+    const run = (await ScrapeRun.findById(runId).lean<ScrapeRunDoc>())!;
+    if (terminal.has(run.status) || Date.now() >= deadline) return run;
+    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
+  }
+}
+
+/** A run by id whatever its workspace (for a cache entry already scoped to one), or null. */
+export const findRun = (runId: string) => ScrapeRun.findById(runId).lean<ScrapeRunDoc>();
+
 export async function getRun(workspaceId: string, runId: string): Promise<ScrapeRunDoc> {
   const run = await findOwned(ScrapeRun, runId, workspaceId);
   if (!run) throw notFound('Scrape run');

@@ -1,5 +1,6 @@
 import mongoose, { Schema } from 'mongoose';
 import { withKeyLock } from '../db/key-lock.ts';
+import { updateIfMatches } from '../db/update-if-matches.ts';
 import { AppError, type ErrorCode } from '../errors/app-error.ts';
 
 export const creditKinds = ['crawl', 'agent', 'validation'] as const;
@@ -81,11 +82,7 @@ export interface Debit {
 export function debitCredits(workspaceId: string, kind: CreditKind, amount: number): Promise<Debit> {
   return withKeyLock(`credits:${workspaceId}`, async () => {
     for (;;) {
-      const taken = await CreditBalance.findOneAndUpdate(
-        { _id: workspaceId, [kind]: { $gte: amount } },
-        { $inc: { [kind]: -amount } },
-        { returnDocument: 'after' },
-      ).lean<CreditDoc>();
+      const taken = await updateIfMatches(CreditBalance, workspaceId, { [kind]: { $gte: amount } }, { $inc: { [kind]: -amount } });
       if (taken) return { charged: amount, overage: 0, remaining: taken[kind] };
 
       const stored = await CreditBalance.findById(workspaceId).lean<CreditDoc>();
@@ -97,11 +94,13 @@ export function debitCredits(workspaceId: string, kind: CreditKind, amount: numb
         });
       }
       // Empty the balance only if nobody changed it since we read it; otherwise try again.
-      const emptied = await CreditBalance.updateOne(
-        { _id: workspaceId, [kind]: current[kind] },
+      const emptied = await updateIfMatches(
+        CreditBalance,
+        workspaceId,
+        { [kind]: current[kind] },
         { $set: { [kind]: 0 }, $inc: { [`overageUsed.${kind}`]: amount - current[kind] } },
       );
-      if (emptied.modifiedCount === 1) return { charged: current[kind], overage: amount - current[kind], remaining: 0 };
+      if (emptied) return { charged: current[kind], overage: amount - current[kind], remaining: 0 };
     }
   });
 }

@@ -1,3 +1,4 @@
+import { updateIfMatches } from '../db/update-if-matches.ts';
 import { AppError } from '../errors/app-error.ts';
 import { Lead, LeadQuota } from './lead.models.ts';
 
@@ -33,8 +34,7 @@ export async function countLeadsWritten(workspaceId: string, delta: number): Pro
 export async function tryReserveLeadSlots(workspaceId: string, count: number, limit: number): Promise<boolean> {
   if (count <= 0) return true;
   await ensureQuota(workspaceId);
-  const reserved = await LeadQuota.updateOne({ _id: workspaceId, stored: { $lte: limit - count } }, { $inc: { stored: count } });
-  return reserved.modifiedCount === 1;
+  return (await updateIfMatches(LeadQuota, workspaceId, { stored: { $lte: limit - count } }, { $inc: { stored: count } })) !== null;
 }
 
 /** Like tryReserveLeadSlots, but a shortfall is a lead_limit error. */

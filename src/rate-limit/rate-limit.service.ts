@@ -1,9 +1,9 @@
-import type { Collection } from 'mongodb';
 import mongoose, { Schema } from 'mongoose';
 import { withKeyLock } from '../db/key-lock.ts';
+import { updateIfMatches } from '../db/update-if-matches.ts';
 
 /** One document per key: the timestamps (ms) of its last `limit` accepted requests. */
-const RateLimitWindow = mongoose.model(
+const RateLimitWindow = mongoose.model<WindowDoc>(
   'RateLimitWindow',
   new Schema({ _id: String, hits: [Number], lastHit: { type: Number, index: true } }, { versionKey: false }),
   'rate_limit_windows',
@@ -41,25 +41,28 @@ function decide(hits: number[], now: number, limit: number, allowed: boolean): R
 /**
  * Counts one request against a rolling one-minute window, exactly: the
  * request is recorded only if fewer than `limit` requests were accepted in
- * the last minute, by a single conditional update of the key's document,
- * so API replicas sharing the database never admit more than `limit`.
+ * the last minute, by a conditional update of the key's document, so API
+ * replicas sharing the database never admit more than `limit`.
  */
 export function consumeRateLimit(keyId: string, limit: number, now = Date.now()): Promise<RateLimitDecision> {
   return withKeyLock(`rate:${keyId}`, async () => {
-    const collection = RateLimitWindow.collection as unknown as Collection<WindowDoc>;
-    try {
-      const doc = await collection.findOneAndUpdate(
-        { _id: keyId, $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0': { $lte: now - windowMs } }] },
-        { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      return decide(doc?.hits ?? [now], now, limit, true);
-    } catch (error) {
-      // The filter did not match an existing document, so the upsert collided: the window is full.
-      if (!duplicateKey(error)) throw error;
+    const roomLeft = { $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0': { $lte: now - windowMs } }] };
+    const admit = { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } };
+    // Twice at most: a key's first two requests may race to create its window.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const admitted = await updateIfMatches(RateLimitWindow, keyId, roomLeft, admit);
+      if (admitted) return decide(admitted.hits, now, limit, true);
+      const current = await RateLimitWindow.findById(keyId).lean<WindowDoc>();
+      if (current) return decide(current.hits, now, limit, false);
+      try {
+        await RateLimitWindow.create({ _id: keyId, hits: [now], lastHit: now });
+        return decide([now], now, limit, true);
+      } catch (error) {
+        if (!duplicateKey(error)) throw error;
+      }
     }
-    const doc = await collection.findOne({ _id: keyId });
-    return decide(doc?.hits ?? [], now, limit, false);
+    const current = await RateLimitWindow.findById(keyId).lean<WindowDoc>();
+    return decide(current?.hits ?? [], now, limit, false);
   });
 }
 

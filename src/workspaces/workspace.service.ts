@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Permission } from '../../schema/account.ts';
 import { createApiKey } from '../auth/api-key.service.ts';
 import { getBalances, setBalances, type Balances } from '../credits/credits.service.ts';
@@ -7,10 +8,10 @@ import { planRules, type Plan } from './plans.ts';
 import { Brand, User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
 
 export async function createWorkspace(input: { name: string; plan: Plan; email: string; userName?: string }) {
-  const workspace = new Workspace({ name: input.name, plan: input.plan, defaultBrandId: 'pending' });
-  const brand = await Brand.create({ workspaceId: workspace._id, name: input.name });
-  workspace.defaultBrandId = brand._id;
-  await workspace.save();
+  // The brand first: a workspace is never stored without its default brand.
+  const workspaceId = randomUUID();
+  const brand = await Brand.create({ workspaceId, name: input.name });
+  const workspace = await Workspace.create({ _id: workspaceId, name: input.name, plan: input.plan, defaultBrandId: brand._id });
   const user = await User.create({
     workspaceId: workspace._id,
     email: input.email,

@@ -28,6 +28,9 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
     const lockLifetime = definition.lockLifetimeMs?.() ?? 10 * 60_000;
     worker.define(definition.name, (job: Job) => handle(definition, job, lockLifetime), {
       lockLifetime,
+      // Finished one-off jobs leave nothing behind (recurring ones are kept by Agenda): its lookups for the
+      // next job would read every old one on FerretDB.
+      removeOnComplete: true,
       backoff: exponential({ delay: 1_000, maxRetries: definition.retries, maxDelay: 5 * 60_000 }),
     });
   }

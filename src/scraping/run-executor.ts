@@ -4,6 +4,7 @@ import { createHostSlots } from '../../scrapers/host-slots.ts';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import { settings } from '../config.ts';
 import { debitCredits } from '../credits/credits.service.ts';
+import { updateIfMatches } from '../db/update-if-matches.ts';
 import { AppError } from '../errors/app-error.ts';
 import { log } from '../logger.ts';
 import { addressPolicy } from './address-policy.ts';
@@ -19,8 +20,9 @@ const hostSlot = createHostSlots(() => settings().SCRAPE_HOST_CONCURRENCY);
 /** Attempts (including ones whose worker died) before a run is failed for good. */
 export const maxRunAttempts = 3;
 
+/** Ends a run that has not ended yet (never reopens a finished one). */
 const finish = (runId: string, changes: Partial<ScrapeRunDoc>) =>
-  ScrapeRun.updateOne({ _id: runId, status: { $in: ['queued', 'running'] } }, { $set: { ...changes, finishedAt: new Date() } });
+  updateIfMatches(ScrapeRun, runId, { status: { $in: ['queued', 'running'] } }, { $set: { ...changes, finishedAt: new Date() } });
 
 /**
  * Pays for a page at most once per run, across retries: the page is

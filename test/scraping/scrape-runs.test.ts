@@ -1,3 +1,4 @@
+import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances, setBalances } from '../../src/credits/credits.service.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
@@ -40,6 +41,12 @@ describe('scrape runs', () => {
     expect(data.body.items).toHaveLength(12);
     expect(data.body.items[11]).toEqual({ title: 'Product 12', price: 1012.5, link: `${site.origin}/p/12` });
     expect((await getBalances(workspaceId)).crawl).toBe(96);
+
+    // The finished one-off job is removed from the queue.
+    const jobs = mongoose.connection.db!.collection('agenda_jobs');
+    const deadline = Date.now() + 5000;
+    while ((await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })).toBe(0);
   });
 
   it('answers 202 with the status until the data is there, and honours max_pages', async () => {

@@ -10,6 +10,10 @@ export const scrapeOptions = z
     max_pages: z.int().min(1).max(100).optional().describe('Pages to fetch at most (default: the scraper\'s follow.max_pages, or 1).'),
     timeout_ms: z.int().min(1000).max(120_000).optional().describe('Budget for each page (default 30 s).'),
     wait_for: cssSelector.optional().describe('Browser engine: wait for this selector before extracting.'),
+    wait: z
+      .boolean()
+      .optional()
+      .describe('Hold the request (up to about 110 s) and answer 200 with the completed result if the run finishes in time; 202 as usual otherwise.'),
   })
   .meta({ id: 'ScrapeOptions' });
 
@@ -24,19 +28,38 @@ export const startScrapeInput = z.strictObject({
   options: scrapeOptions.optional(),
 });
 
-export const startScrapeOutput = z.object({
-  success: z.boolean(),
-  data: z.object({
-    runId: uuid,
-    status: runStatus,
-    message: z.string(),
-  }),
-  metadata: z.object({
-    scraperId: uuid,
-    timestamp: dateTime,
-    creditsRemaining: z.int().describe('Crawl credits left in the workspace.'),
-  }),
-});
+const acceptedScrape = z
+  .object({
+    success: z.boolean(),
+    data: z.object({
+      runId: uuid,
+      status: runStatus,
+      message: z.string(),
+    }),
+    metadata: z.object({
+      scraperId: uuid,
+      timestamp: dateTime,
+      creditsRemaining: z.int().describe('Crawl credits left in the workspace.'),
+    }),
+  })
+  .describe('202: the run is queued; poll it.');
+
+const completedScrape = z
+  .object({
+    success: z.boolean(),
+    data: z.unknown().describe('The extracted data.'),
+    metadata: z.object({
+      scraperId: uuid,
+      runId: uuid,
+      timestamp: dateTime,
+      tokensUsed: z.int().describe('LLM tokens spent (scrapes use none).'),
+      creditsCost: z.int().describe('Crawl credits the run cost, overage included.'),
+      creditsRemaining: z.int().describe('Crawl credits left in the workspace.'),
+    }),
+  })
+  .describe('200: the completed result, with `options.wait`.');
+
+export const startScrapeOutput = z.union([acceptedScrape, completedScrape]);
 
 export const scrapeRun = z
   .object({

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
 import { UrlNotAllowedError, assertUrlAllowed } from '../../scrapers/url-guard.ts';
 import { enqueueJob } from '../../jobs/queue.ts';
+import { settings } from '../config.ts';
 import { getBalances } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
@@ -64,9 +65,18 @@ export async function queueRun(workspaceId: string, scraper: ScraperDoc, url: st
   return { run: run.toObject() as ScrapeRunDoc, creditsRemaining };
 }
 
+/**
+ * Queues the run; with `options.wait`, also waits up to the inline budget
+ * and hands back the run as it then is (completed or still working).
+ */
 export async function startScrape(workspaceId: string, input: z.infer<typeof startScrapeInput>) {
   const scraper = await getScraperDoc(workspaceId, input.scraperId);
-  return queueRun(workspaceId, scraper, input.url, { options: input.options ?? {} });
+  const queued = await queueRun(workspaceId, scraper, input.url, { options: input.options ?? {} });
+  if (!input.options?.wait) return { ...queued, completed: null };
+  const run = await waitForRunToEnd(queued.run._id, settings().INVOKE_INLINE_TIMEOUT_MS);
+  if (run.status !== 'completed') return { ...queued, completed: null };
+  const { data } = await runData(run);
+  return { run, creditsRemaining: (await getBalances(workspaceId)).crawl, completed: { data } };
 }
 
 const terminal = new Set(['completed', 'failed', 'cancelled']);

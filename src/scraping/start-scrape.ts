@@ -4,7 +4,8 @@ import { startScrape } from './scrape-runs.service.ts';
 
 export const startScrapeProcedure = authorizedProcedure('scraper')
   .meta({
-    successStatus: 202,
+    successStatus: (output: { metadata: { creditsCost?: number } }) => (output.metadata.creditsCost === undefined ? 202 : 200),
+    otherSuccessStatuses: { 200: 'With `options.wait`, the completed result when the run finished in time' },
     errorStyle: 'scraping',
     openapi: {
       method: 'POST',
@@ -17,10 +18,15 @@ export const startScrapeProcedure = authorizedProcedure('scraper')
   .input(startScrapeInput)
   .output(startScrapeOutput)
   .mutation(async ({ ctx, input }) => {
-    const { run, creditsRemaining } = await startScrape(ctx.principal.workspaceId, input);
+    const { run, creditsRemaining, completed } = await startScrape(ctx.principal.workspaceId, input);
+    const timestamp = run.createdAt.toISOString();
+    if (completed) {
+      const creditsCost = run.creditsCharged + run.overageCredits;
+      return { success: true, data: completed.data, metadata: { scraperId: run.scraperId, runId: run._id, timestamp, tokensUsed: 0, creditsCost, creditsRemaining } };
+    }
     return {
       success: true,
       data: { runId: run._id, status: run.status, message: 'Scrape queued; poll the run until it is completed.' },
-      metadata: { scraperId: run.scraperId, timestamp: run.createdAt.toISOString(), creditsRemaining },
+      metadata: { scraperId: run.scraperId, timestamp, creditsRemaining },
     };
   });

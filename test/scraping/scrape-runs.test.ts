@@ -49,6 +49,19 @@ describe('scrape runs', () => {
     expect(await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })).toBe(0);
   });
 
+  it('answers 200 with the completed-result form when asked to wait and the run finishes in time', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const scraperId = await createScraper(server, apiKey);
+    const res = await start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1`, options: { wait: true, max_pages: 2 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      success: true,
+      data: { items: expect.arrayContaining([{ title: 'Product 1', price: 1001.5, link: `${site.origin}/p/1` }]) },
+      metadata: { scraperId, runId: expect.any(String), timestamp: expect.any(String), tokensUsed: 0, creditsCost: 2, creditsRemaining: 98 },
+    });
+    expect(res.body.data.items).toHaveLength(6);
+  });
+
   it('answers 202 with the status until the data is there, and honours max_pages', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey, { name: 'Slow', extract: { fields: { h: { selector: 'h1' } } } });

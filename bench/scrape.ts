@@ -21,6 +21,7 @@ import { startEmbeddedFerretDb } from '../src/db/embedded-ferretdb.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { catalogueSite, serveFixture } from '../test/support/fixture-sites.ts';
 import { freePort, startService } from '../test/support/processes.ts';
+import { catalogueRules } from '../test/support/scraping.ts';
 
 log.setLevel(LogLevel.OFF);
 
@@ -31,14 +32,7 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const chainLength = 100; // a run follows at most 100 pages
 const parallelRuns = 5; // the worker's default concurrency
 
-const rules = {
-  items: '.product',
-  fields: {
-    title: { selector: 'h2', all: false, type: 'string' as const },
-    price: { selector: '.price', all: false, type: 'number' as const },
-    link: { selector: 'a', attribute: 'href', all: false, type: 'url' as const },
-  },
-};
+const rules = catalogueRules;
 
 const site = await serveFixture(catalogueSite({ pages: Math.max(httpPages, browserPages), perPage: 10 }));
 const dataDir = mkdtempSync(join(tmpdir(), 'leadops-bench-scrape-'));

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import type { CrawlOptions } from '../../scrapers/crawl-types.ts';
 import { resolverWithOverrides, type AddressPolicy } from '../../scrapers/url-guard.ts';
-import { catalogueSite, serveFixture, type FixtureSite } from '../support/fixture-sites.ts';
+import { useCatalogueAndForbiddenSites } from '../support/fixture-sites.ts';
+import { catalogueRules } from '../support/scraping.ts';
 
 // Only 127.0.0.1 is exempt; 127.0.0.2 and fixture.test (-> 127.0.0.3) stand for forbidden targets.
 const policy: AddressPolicy = {
@@ -10,31 +11,14 @@ const policy: AddressPolicy = {
   resolve: resolverWithOverrides({ 'fixture.test': '127.0.0.3' }, async () => []),
 };
 
-let site: FixtureSite;
-let forbidden: FixtureSite;
+const sites = useCatalogueAndForbiddenSites();
 
-beforeAll(async () => {
-  site = await serveFixture(catalogueSite({ pages: 4 }));
-  forbidden = await serveFixture((_req, res) => res.end('secret'), '127.0.0.2');
-});
-afterAll(async () => {
-  await site.close();
-  await forbidden.close();
-});
-
-const rules = {
-  items: '.product',
-  fields: {
-    title: { selector: 'h2', all: false, type: 'string' as const },
-    price: { selector: '.price', all: false, type: 'number' as const },
-    link: { selector: 'a', attribute: 'href', all: false, type: 'url' as const },
-  },
-};
+const rules = catalogueRules;
 
 const crawl = (overrides: Partial<CrawlOptions>) => {
   const charged: string[] = [];
   const options: CrawlOptions = {
-    startUrl: `${site.origin}/catalogue?page=1`,
+    startUrl: `${sites.site.origin}/catalogue?page=1`,
     rules,
     follow: { next: 'a.next', max_pages: 10 },
     maxPages: 10,
@@ -58,7 +42,7 @@ describe('HTTP crawl', () => {
     expect(result.charged).toEqual(result.pages);
     const items = (result.data as { items: Array<{ title: string; price: number; link: string }> }).items;
     expect(items).toHaveLength(12);
-    expect(items[0]).toEqual({ title: 'Product 1', price: 1001.5, link: `${site.origin}/p/1` });
+    expect(items[0]).toEqual({ title: 'Product 1', price: 1001.5, link: `${sites.site.origin}/p/1` });
     expect(items.map((i) => i.title).at(-1)).toBe('Product 12');
     expect(result.failures).toEqual([]);
   });
@@ -79,35 +63,35 @@ describe('HTTP crawl', () => {
 
   it('does not charge pages that fail', async () => {
     for (const path of ['/missing', '/broken']) {
-      const result = await crawl({ startUrl: `${site.origin}${path}` });
+      const result = await crawl({ startUrl: `${sites.site.origin}${path}` });
       expect(result.charged, path).toEqual([]);
       expect(result.failures[0]?.reason, path).toMatch(/404|500/);
     }
   });
 
   it('respects robots.txt unless told not to', async () => {
-    const blocked = await crawl({ startUrl: `${site.origin}/private/catalogue?page=1` });
+    const blocked = await crawl({ startUrl: `${sites.site.origin}/private/catalogue?page=1` });
     expect(blocked.pages).toEqual([]);
     expect(blocked.stoppedBy).toBe('robots');
-    expect(site.hits).not.toContain('/private/catalogue?page=1');
-    const allowed = await crawl({ startUrl: `${site.origin}/private/catalogue?page=1`, respectRobots: false, maxPages: 1 });
+    expect(sites.site.hits).not.toContain('/private/catalogue?page=1');
+    const allowed = await crawl({ startUrl: `${sites.site.origin}/private/catalogue?page=1`, respectRobots: false, maxPages: 1 });
     expect(allowed.pages).toHaveLength(1);
   });
 
   it('refuses a redirect to a forbidden address before connecting to it', async () => {
-    const result = await crawl({ startUrl: `${site.origin}/redirect?to=${encodeURIComponent(`${forbidden.origin}/secret`)}` });
+    const result = await crawl({ startUrl: `${sites.site.origin}/redirect?to=${encodeURIComponent(`${sites.forbidden.origin}/secret`)}` });
     expect(result.pages).toEqual([]);
     expect(result.failures[0]).toMatchObject({ code: 'url_not_allowed' });
-    const byName = await crawl({ startUrl: `${site.origin}/redirect?to=${encodeURIComponent(`http://fixture.test:${forbidden.port}/secret`)}` });
+    const byName = await crawl({ startUrl: `${sites.site.origin}/redirect?to=${encodeURIComponent(`http://fixture.test:${sites.forbidden.port}/secret`)}` });
     expect(byName.failures[0]).toMatchObject({ code: 'url_not_allowed' });
-    expect(forbidden.hits).toEqual([]);
+    expect(sites.forbidden.hits).toEqual([]);
   });
 
   it('fails pages over the size cap or the timeout', async () => {
-    const huge = await crawl({ startUrl: `${site.origin}/huge`, maxResponseBytes: 100_000 });
+    const huge = await crawl({ startUrl: `${sites.site.origin}/huge`, maxResponseBytes: 100_000 });
     expect(huge.charged).toEqual([]);
     expect(huge.failures[0]?.reason).toMatch(/larger than/);
-    const slow = await crawl({ startUrl: `${site.origin}/slow?ms=3000`, timeoutMs: 1000 });
+    const slow = await crawl({ startUrl: `${sites.site.origin}/slow?ms=3000`, timeoutMs: 1000 });
     expect(slow.charged).toEqual([]);
     expect(slow.failures).toHaveLength(1);
   });

@@ -1,22 +1,12 @@
 import mongoose from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getBalances, setBalances } from '../../src/credits/credits.service.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
-import { catalogueSite, serveFixture, type FixtureSite } from '../support/fixture-sites.ts';
+import { catalogueSite, serveFixture, useCatalogueAndForbiddenSites } from '../support/fixture-sites.ts';
 import { createScraper, scrapeEnv, waitForRun } from '../support/scraping.ts';
 
 const server = useApiServer(scrapeEnv, { worker: true });
-let site: FixtureSite;
-let forbidden: FixtureSite;
-
-beforeAll(async () => {
-  site = await serveFixture(catalogueSite({ pages: 4 }));
-  forbidden = await serveFixture((_req, res) => res.end('secret'), '127.0.0.2');
-});
-afterAll(async () => {
-  await site.close();
-  await forbidden.close();
-});
+const sites = useCatalogueAndForbiddenSites();
 
 const start = (key: string, scraperId: string, body: Record<string, unknown>) => server.request('POST', `/api/scrape/${scraperId}`, { key, body });
 
@@ -24,7 +14,7 @@ describe('scrape runs', () => {
   it('answers 202 at once, then the run completes with the data, charging one credit a page', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
-    const res = await start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1` });
+    const res = await start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
       success: true,
@@ -39,7 +29,7 @@ describe('scrape runs', () => {
     expect(data.status).toBe(200);
     expect(Object.keys(data.body)).toEqual(['items']);
     expect(data.body.items).toHaveLength(12);
-    expect(data.body.items[11]).toEqual({ title: 'Product 12', price: 1012.5, link: `${site.origin}/p/12` });
+    expect(data.body.items[11]).toEqual({ title: 'Product 12', price: 1012.5, link: `${sites.site.origin}/p/12` });
     expect((await getBalances(workspaceId)).crawl).toBe(96);
 
     // The finished one-off job is removed from the queue.
@@ -52,11 +42,11 @@ describe('scrape runs', () => {
   it('answers 200 with the completed-result form when asked to wait and the run finishes in time', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
-    const res = await start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1`, options: { wait: true, max_pages: 2 } });
+    const res = await start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1`, options: { wait: true, max_pages: 2 } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { items: expect.arrayContaining([{ title: 'Product 1', price: 1001.5, link: `${site.origin}/p/1` }]) },
+      data: { items: expect.arrayContaining([{ title: 'Product 1', price: 1001.5, link: `${sites.site.origin}/p/1` }]) },
       metadata: { scraperId, runId: expect.any(String), timestamp: expect.any(String), tokensUsed: 0, creditsCost: 2, creditsRemaining: 98 },
     });
     expect(res.body.data.items).toHaveLength(6);
@@ -65,7 +55,7 @@ describe('scrape runs', () => {
   it('answers 202 with the status until the data is there, and honours max_pages', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey, { name: 'Slow', extract: { fields: { h: { selector: 'h1' } } } });
-    const res = await start(apiKey, scraperId, { url: `${site.origin}/slow?ms=1500` });
+    const res = await start(apiKey, scraperId, { url: `${sites.site.origin}/slow?ms=1500` });
     const pending = await server.request('GET', `/api/${scraperId}/data/${res.body.data.runId}`, { key: apiKey });
     expect(pending.status).toBe(202);
     expect(pending.body).toEqual({ runId: res.body.data.runId, status: expect.stringMatching(/queued|running/) });
@@ -73,14 +63,14 @@ describe('scrape runs', () => {
     expect((await server.request('GET', `/api/${scraperId}/data/${res.body.data.runId}`, { key: apiKey })).body).toEqual({ h: 'Slow page' });
 
     const catalogue = await createScraper(server, apiKey);
-    const limited = await start(apiKey, catalogue, { url: `${site.origin}/catalogue?page=1`, options: { max_pages: 2 } });
+    const limited = await start(apiKey, catalogue, { url: `${sites.site.origin}/catalogue?page=1`, options: { max_pages: 2 } });
     expect((await waitForRun(server, apiKey, limited.body.data.runId)).pages).toBe(2);
   });
 
   it('fails a run whose page cannot be fetched, without charging, and answers 422 for its data', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
-    const res = await start(apiKey, scraperId, { url: `${site.origin}/missing` });
+    const res = await start(apiKey, scraperId, { url: `${sites.site.origin}/missing` });
     const run = await waitForRun(server, apiKey, res.body.data.runId);
     expect(run).toMatchObject({ status: 'failed', pages: 0, creditsCharged: 0, error: 'HTTP 404' });
     const data = await server.request('GET', `/api/${scraperId}/data/${run.id}`, { key: apiKey });
@@ -92,28 +82,28 @@ describe('scrape runs', () => {
   it('refuses forbidden addresses at start, and fails a run redirected to one without connecting', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
-    for (const url of [`${forbidden.origin}/`, `http://fixture.test:${forbidden.port}/`, 'http://[::1]/', 'ftp://127.0.0.1/']) {
+    for (const url of [`${sites.forbidden.origin}/`, `http://fixture.test:${sites.forbidden.port}/`, 'http://[::1]/', 'ftp://127.0.0.1/']) {
       const res = await start(apiKey, scraperId, { url });
       expect(res.status, url).toBe(400);
       expect(res.body, url).toMatchObject({ success: false, errorType: expect.stringMatching(/url_not_allowed|validation_error/) });
     }
-    const redirected = await start(apiKey, scraperId, { url: `${site.origin}/redirect?to=${encodeURIComponent(`${forbidden.origin}/secret`)}` });
+    const redirected = await start(apiKey, scraperId, { url: `${sites.site.origin}/redirect?to=${encodeURIComponent(`${sites.forbidden.origin}/secret`)}` });
     expect(redirected.status).toBe(202);
     const run = await waitForRun(server, apiKey, redirected.body.data.runId);
     expect(run).toMatchObject({ status: 'failed', errorCode: 'url_not_allowed', creditsCharged: 0 });
-    expect(forbidden.hits).toEqual([]);
+    expect(sites.forbidden.hits).toEqual([]);
   });
 
   it('refuses to start without credits for one page (403 insufficient_credits), unless overage is on', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
     await setBalances(workspaceId, { crawl: 0 });
-    const refused = await start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1` });
+    const refused = await start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ success: false, errorType: 'insufficient_credits', error: expect.any(String) });
 
     await setBalances(workspaceId, { overage: true });
-    const res = await start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1` });
+    const res = await start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` });
     expect(res.status).toBe(202);
     const run = await waitForRun(server, apiKey, res.body.data.runId);
     expect(run).toMatchObject({ status: 'completed', pages: 4, creditsCharged: 0, overageCredits: 4 });
@@ -123,7 +113,7 @@ describe('scrape runs', () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
     await setBalances(workspaceId, { crawl: 2 });
-    const res = await start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1` });
+    const res = await start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` });
     const run = await waitForRun(server, apiKey, res.body.data.runId);
     expect(run).toMatchObject({ status: 'completed', pages: 2, pagesCharged: 2, creditsCharged: 2, errorCode: 'credits' });
     expect((await server.request('GET', `/api/${scraperId}/data/${run.id}`, { key: apiKey })).body.items).toHaveLength(6);
@@ -134,7 +124,7 @@ describe('scrape runs', () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
     await setBalances(workspaceId, { crawl: 3 });
-    const started = await Promise.all(Array.from({ length: 4 }, () => start(apiKey, scraperId, { url: `${site.origin}/catalogue?page=1` })));
+    const started = await Promise.all(Array.from({ length: 4 }, () => start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` })));
     const runs = await Promise.all(started.filter((r) => r.status === 202).map((r) => waitForRun(server, apiKey, r.body.data.runId)));
     const charged = runs.reduce((sum, run) => sum + run.creditsCharged, 0);
     expect(charged).toBe(3);
@@ -147,15 +137,15 @@ describe('scrape runs', () => {
     const owner = await createTestWorkspace();
     const other = await createTestWorkspace();
     const scraperId = await createScraper(server, owner.apiKey);
-    const anonymous = await server.request('POST', `/api/scrape/${scraperId}`, { body: { url: `${site.origin}/catalogue` } });
+    const anonymous = await server.request('POST', `/api/scrape/${scraperId}`, { body: { url: `${sites.site.origin}/catalogue` } });
     expect(anonymous.status).toBe(401);
     expect(anonymous.body).toMatchObject({ success: false, errorType: 'authentication_error', error: expect.any(String) });
-    const readOnly = await start(await owner.keyWith('read'), scraperId, { url: `${site.origin}/catalogue` });
+    const readOnly = await start(await owner.keyWith('read'), scraperId, { url: `${sites.site.origin}/catalogue` });
     expect(readOnly.status).toBe(403);
     expect(readOnly.body).toMatchObject({ success: false, code: 'missing_permission', permission: 'scraper' });
 
-    expect((await start(other.apiKey, scraperId, { url: `${site.origin}/catalogue` })).status).toBe(404);
-    const res = await start(await owner.keyWith('scraper'), scraperId, { url: `${site.origin}/catalogue?page=1` });
+    expect((await start(other.apiKey, scraperId, { url: `${sites.site.origin}/catalogue` })).status).toBe(404);
+    const res = await start(await owner.keyWith('scraper'), scraperId, { url: `${sites.site.origin}/catalogue?page=1` });
     const runId = res.body.data.runId;
     expect((await server.request('GET', `/api/scrape/runs/${runId}`, { key: other.apiKey })).status).toBe(404);
     expect((await server.request('GET', `/api/${scraperId}/data/${runId}`, { key: other.apiKey })).status).toBe(404);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface FixtureSite {
   /** http://127.0.0.1:<port> */
@@ -87,4 +88,22 @@ export function catalogueSite(options: { pages: number; perPage?: number; pageDe
         return html(res, 'unknown', 404);
     }
   };
+}
+
+/**
+ * For one test file: a 4-page catalogue on 127.0.0.1 (the only exempt
+ * address) and a "forbidden" site on 127.0.0.2 that records any request
+ * that should never have been made.
+ */
+export function useCatalogueAndForbiddenSites() {
+  const sites = {} as { site: FixtureSite; forbidden: FixtureSite };
+  beforeAll(async () => {
+    sites.site = await serveFixture(catalogueSite({ pages: 4 }));
+    sites.forbidden = await serveFixture((_req, res) => res.end('secret'), '127.0.0.2');
+  });
+  afterAll(async () => {
+    await sites.site?.close();
+    await sites.forbidden?.close();
+  });
+  return sites;
 }

@@ -4,6 +4,16 @@ import type { TestServer } from './api-server.ts';
 /** Loopback settings for scraping tests: only 127.0.0.1 is reachable; fixture.test stands for a forbidden name. */
 export const scrapeEnv = { SCRAPE_ALLOWED_ADDRESSES: '127.0.0.1', SCRAPE_HOST_OVERRIDES: 'fixture.test=127.0.0.3', SCRAPE_PAGE_TIMEOUT_MS: '5000' };
 
+/** The catalogue's extraction rules as the crawler factories take them (defaults filled in). */
+export const catalogueRules = {
+  items: '.product',
+  fields: {
+    title: { selector: 'h2', all: false, type: 'string' as const },
+    price: { selector: '.price', all: false, type: 'number' as const },
+    link: { selector: 'a', attribute: 'href', all: false, type: 'url' as const },
+  },
+};
+
 export const catalogueScraper = {
   name: 'Catalogue',
   extract: {

@@ -4,8 +4,7 @@ import { AppError } from '../errors/app-error.ts';
 import { scrapingErrorBody, toErrorResponse } from '../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../trpc/context.ts';
-import { createCallerFactory } from '../trpc/init.ts';
-import { procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { procedureCaller, procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
 import { queryInput } from './query-input.ts';
 import { readJsonBody } from './request-body.ts';
 import { sendJson } from './send-json.ts';
@@ -23,8 +22,6 @@ interface Options {
   onFault: (error: unknown) => void;
 }
 
-type Call = (input: unknown) => Promise<unknown>;
-
 /**
  * Serves each procedure at the REST path and method of its trpc-to-openapi
  * meta (the same meta that generates /openapi.json), the spec's way: GET
@@ -37,10 +34,7 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
     const openapi = procedure.meta?.openapi;
     return openapi ? [{ method: openapi.method, pattern: getPathRegExp(normalizePath(openapi.path)), path, procedure }] : [];
   });
-  const createCaller = createCallerFactory(appRouter);
-
-  const resolve = (ctx: RequestContext, path: string): Call =>
-    path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx)) as Call;
+  const call = procedureCaller(appRouter);
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse) {
     let ctx: RequestContext | undefined;
@@ -58,7 +52,7 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
       const pathParams = route.pattern.exec(pathname)?.groups ?? {};
       const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
       ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
-      const output = await resolve(ctx, route.path)(input);
+      const output = await call(ctx, route.path, input);
       const meta = route.procedure.meta;
       const status = typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
       sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);

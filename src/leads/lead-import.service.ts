@@ -34,7 +34,7 @@ export async function importLeads(
 ): Promise<z.infer<typeof importLeadsOutput>> {
   const workspace = await getWorkspace(workspaceId);
   const limit = planRules[workspace.plan].leadLimit;
-  const brandId = await resolveBrandId(workspaceId, input.brand_id);
+  const brandId = await resolveBrandId(workspace, input.brand_id);
   const candidates = uniqueWithinBatch(input.leads);
 
   let reserved = candidates.length;

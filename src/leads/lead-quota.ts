@@ -9,18 +9,15 @@ import { Lead, LeadQuota } from './lead.models.ts';
  * imports cannot overshoot the cap together. `total` counts every lead, so
  * the list need not count the whole workspace on each request.
  */
-async function ensureQuota(workspaceId: string) {
-  if (await LeadQuota.exists({ _id: workspaceId })) return;
+export async function leadCounts(workspaceId: string): Promise<{ stored: number; total: number }> {
+  const quota = await LeadQuota.findById(workspaceId).lean();
+  if (quota) return { stored: quota.stored, total: quota.total };
+  // First use (or data written before the counters existed): count once and keep counting from there.
   const [stored, total] = await Promise.all([Lead.countDocuments({ workspaceId, archivedAt: null }), Lead.countDocuments({ workspaceId })]);
   await LeadQuota.create({ _id: workspaceId, stored, total }).catch((error: { code?: number }) => {
     if (error.code !== 11000) throw error;
   });
-}
-
-export async function leadCounts(workspaceId: string): Promise<{ stored: number; total: number }> {
-  await ensureQuota(workspaceId);
-  const quota = await LeadQuota.findById(workspaceId).lean();
-  return { stored: quota?.stored ?? 0, total: quota?.total ?? 0 };
+  return leadCounts(workspaceId);
 }
 
 export const storedLeadCount = async (workspaceId: string) => (await leadCounts(workspaceId)).stored;
@@ -33,8 +30,11 @@ export async function countLeadsWritten(workspaceId: string, delta: number): Pro
 /** Reserves `count` slots if they fit under `limit`. Call inside withKeyLock(`leads:<workspace>`). */
 export async function tryReserveLeadSlots(workspaceId: string, count: number, limit: number): Promise<boolean> {
   if (count <= 0) return true;
-  await ensureQuota(workspaceId);
-  return (await updateIfMatches(LeadQuota, workspaceId, { stored: { $lte: limit - count } }, { $inc: { stored: count } })) !== null;
+  const reserved = () => updateIfMatches(LeadQuota, workspaceId, { stored: { $lte: limit - count } }, { $inc: { stored: count } });
+  if (await reserved()) return true;
+  // No counters yet for this workspace: create them, then try once more.
+  const { stored } = await leadCounts(workspaceId);
+  return stored + count <= limit && (await reserved()) !== null;
 }
 
 /** Like tryReserveLeadSlots, but a shortfall is a lead_limit error. */

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   coreFields,
   customKey,
+  newLead,
   type CoreField,
   type bulkUpdateLeadsInput,
   type listLeadsInput,
@@ -55,25 +56,13 @@ export async function listLeads(workspaceId: string, input: z.infer<typeof listL
   };
 }
 
-/** How each core field's value is checked when set through PATCH `field`/`value`. */
-const coreValue: Record<CoreField, z.ZodType<string>> = {
-  company: z.string(),
-  full_name: z.string(),
-  title: z.string(),
-  email: z.email(),
-  phone: z.string().max(64),
-  domain: z.string().max(253),
-  linkedin_url: z.url(),
-  location: z.string(),
-  source_url: z.url(),
-};
-
 function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
   const value = rawValue === '' ? null : rawValue;
   if ((coreFields as readonly string[]).includes(field)) {
     const core = field as CoreField;
     if (value !== null) {
-      const checked = coreValue[core].safeParse(value);
+      // The same rule as a lead imported with this field.
+      const checked = newLead.shape[core].safeParse(value);
       if (!checked.success) throw new AppError('validation_failed', `value: not a valid ${core}`, { field: 'value' });
     }
     return { $set: { [core]: value, ...derivedKeys({ ...lead, [core]: value }, lead._id) } };

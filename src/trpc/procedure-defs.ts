@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AppRouter } from '../router.ts';
-import type { Meta } from './init.ts';
+import type { RequestContext } from './context.ts';
+import { createCallerFactory, type Meta } from './init.ts';
 
 export interface ProcedureDef {
   type: 'query' | 'mutation' | 'subscription';
@@ -13,4 +14,18 @@ export interface ProcedureDef {
 export function procedureDefs(appRouter: AppRouter): Record<string, ProcedureDef> {
   const procedures = appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>;
   return Object.fromEntries(Object.entries(procedures).map(([path, procedure]) => [path, procedure._def]));
+}
+
+type Call = (input: unknown) => Promise<unknown>;
+
+/**
+ * Calls procedures by dotted path through a tRPC caller, so the surfaces
+ * that route by path (REST, GraphQL) run the same middleware as tRPC.
+ */
+export function procedureCaller(appRouter: AppRouter) {
+  const createCaller = createCallerFactory(appRouter);
+  return (ctx: RequestContext, path: string, input: unknown): Promise<unknown> => {
+    const procedure = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], createCaller(ctx)) as Call;
+    return procedure(input);
+  };
 }

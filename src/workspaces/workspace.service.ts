@@ -44,9 +44,9 @@ export async function getUser(workspaceId: string, userId: string): Promise<User
 }
 
 /** A brand id that belongs to the workspace, or its default brand. */
-export async function resolveBrandId(workspaceId: string, brandId: string | undefined): Promise<string> {
-  if (!brandId) return (await getWorkspace(workspaceId)).defaultBrandId;
-  if (!(await findOwned(Brand, brandId, workspaceId))) throw notFound('Brand');
+export async function resolveBrandId(workspace: WorkspaceDoc, brandId: string | undefined): Promise<string> {
+  if (!brandId) return workspace.defaultBrandId;
+  if (!(await findOwned(Brand, brandId, workspace._id))) throw notFound('Brand');
   return brandId;
 }
 

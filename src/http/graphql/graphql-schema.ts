@@ -3,8 +3,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { toErrorResponse } from '../../errors/error-response.ts';
 import type { AppRouter } from '../../router.ts';
 import type { RequestContext } from '../../trpc/context.ts';
-import { createCallerFactory } from '../../trpc/init.ts';
-import { procedureDefs } from '../../trpc/procedure-defs.ts';
+import { procedureCaller, procedureDefs } from '../../trpc/procedure-defs.ts';
 import { ZodToGraphQL } from './zod-to-graphql.ts';
 
 export interface GraphQLContext {
@@ -35,13 +34,11 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
   builder.queryType({});
   builder.mutationType({});
   const types = new ZodToGraphQL(builder);
-  const createCaller = createCallerFactory(appRouter);
+  const callProcedure = procedureCaller(appRouter);
 
   const call = async (path: string, input: unknown, context: GraphQLContext) => {
-    const caller = createCaller(context.requestContext) as unknown as Record<string, Record<string, (i: unknown) => Promise<unknown>>>;
-    const [namespace, name] = path.split('.') as [string, string];
     try {
-      return await caller[namespace]![name]!(input);
+      return await callProcedure(context.requestContext, path, input);
     } catch (error) {
       const { status, body } = toErrorResponse(error);
       if (status >= 500) onFault(error);

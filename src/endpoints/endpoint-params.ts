@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { AppError } from '../errors/app-error.ts';
-
-/** Query strings carry text: let "5" satisfy an integer parameter, as a client would expect. */
-const coercing = addFormats.default(new Ajv2020({ strict: false, coerceTypes: true, useDefaults: true, allErrors: false }));
-const exact = addFormats.default(new Ajv2020({ strict: false, useDefaults: true, allErrors: false }));
+import { compileJsonSchema } from '../scraping/json-schema.ts';
 
 const placeholders = (template: string) => [...template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
 
 /** The parameter schema must be an object schema that names every placeholder of the URL template. */
 export function assertEndpointShape(paramSchema: Record<string, unknown>, urlTemplate: string) {
   if (paramSchema.type !== 'object') throw new AppError('validation_failed', 'param_schema: must be a JSON Schema of type object', { field: 'param_schema' });
-  try {
-    exact.compile(paramSchema);
-  } catch (error) {
-    throw new AppError('validation_failed', `param_schema: not a valid JSON Schema (${(error as Error).message})`, { field: 'param_schema' });
-  }
+  compileJsonSchema(paramSchema, 'param_schema', 'body');
   const properties = Object.keys((paramSchema.properties as Record<string, unknown> | undefined) ?? {});
   const unknown = placeholders(urlTemplate).find((name) => !properties.includes(name));
   if (unknown) throw new AppError('validation_failed', `url_template: {${unknown}} is not a property of param_schema`, { field: 'url_template' });
@@ -41,7 +32,7 @@ export function validateParams(paramSchema: Record<string, unknown>, params: Rec
   const extra = Object.keys(params).find((name) => !properties.includes(name));
   if (extra) throw new AppError('validation_failed', `${extra}: not a parameter of this endpoint`, { field: extra });
   const values = structuredClone(params);
-  const validate = (fromQuery ? coercing : exact).compile(paramSchema);
+  const validate = compileJsonSchema(paramSchema, 'param_schema', fromQuery ? 'query' : 'body');
   if (!validate(values)) {
     const error = validate.errors![0]!;
     const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(error.params.missingProperty ?? 'params');

@@ -32,12 +32,17 @@ export const extractRules = z
   })
   .meta({ id: 'ExtractRules' });
 
+export type ExtractField = z.infer<typeof extractField>;
+export type ExtractRules = z.infer<typeof extractRules>;
+
 export const followRules = z
   .strictObject({
     next: cssSelector.describe('Selector of the next-page link.'),
     max_pages: z.int().min(1).max(100).describe('Pages to visit at most, the first included.'),
   })
   .meta({ id: 'FollowRules' });
+
+export type FollowRules = z.infer<typeof followRules>;
 
 export const engines = ['http', 'browser'] as const;
 export const jsonSchemaObject = z.record(z.string(), z.unknown()).describe('A JSON Schema (draft 2020-12 or 07).');

@@ -1,12 +1,11 @@
-import type { z } from 'zod';
-import type { extractRules, followRules } from '../schema/scrapers.ts';
+import type { ExtractRules, FollowRules } from '../schema/scrapers.ts';
 import type { PageExtract } from './extract.ts';
 import type { AddressPolicy } from './url-guard.ts';
 
 export interface CrawlOptions {
   startUrl: string;
-  rules: z.infer<typeof extractRules>;
-  follow: z.infer<typeof followRules> | null;
+  rules: ExtractRules;
+  follow: FollowRules | null;
   /** Pages to fetch at most, the first included. */
   maxPages: number;
   /** Budget for each page: connecting, downloading and (browser) rendering. */

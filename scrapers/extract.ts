@@ -1,9 +1,5 @@
 import { load, type CheerioAPI } from 'cheerio';
-import type { z } from 'zod';
-import type { extractField, extractRules } from '../schema/scrapers.ts';
-
-type ExtractRules = z.infer<typeof extractRules>;
-type FieldRule = z.infer<typeof extractField>;
+import type { ExtractField as FieldRule, ExtractRules } from '../schema/scrapers.ts';
 type Scope = ReturnType<CheerioAPI>;
 
 const falseWords = /^(false|no|0|off|n)$/i;

@@ -1,11 +1,7 @@
 import { load } from 'cheerio';
-import type { z } from 'zod';
-import type { extractField, extractRules, followRules } from '../../schema/scrapers.ts';
+import type { ExtractField, ExtractRules, FollowRules } from '../../schema/scrapers.ts';
 import { AppError } from '../errors/app-error.ts';
 
-type ExtractRules = z.infer<typeof extractRules>;
-type FollowRules = z.infer<typeof followRules>;
-type ExtractField = z.infer<typeof extractField>;
 
 const probe = load('<html><body></body></html>');
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema } from 'mongoose';
-import type { z } from 'zod';
-import type { engines, extractRules, followRules } from '../../schema/scrapers.ts';
+import type { engines, ExtractRules, FollowRules } from '../../schema/scrapers.ts';
 
 const scraperSchema = new Schema(
   {
@@ -25,8 +24,8 @@ export interface ScraperDoc {
   workspaceId: string;
   name: string;
   engine: (typeof engines)[number];
-  extract: z.infer<typeof extractRules>;
-  follow: z.infer<typeof followRules> | null;
+  extract: ExtractRules;
+  follow: FollowRules | null;
   outputSchemaJson: string;
   customSchema: boolean;
   respectRobots: boolean;

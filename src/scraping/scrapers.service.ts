@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { createScraperInput, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
+import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { notFound } from '../errors/app-error.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
@@ -21,7 +21,7 @@ export function toScraper(doc: ScraperDoc): Scraper {
 }
 
 /** The schema to store: the client's (checked to compile) or one derived from `extract`. */
-function outputSchemaFor(extract: Scraper['extract'], given: Record<string, unknown> | null | undefined) {
+function outputSchemaFor(extract: ExtractRules, given: Record<string, unknown> | null | undefined) {
   if (!given) return { outputSchemaJson: JSON.stringify(deriveOutputSchema(extract)), customSchema: false };
   compileJsonSchema(given, 'output_schema');
   return { outputSchemaJson: JSON.stringify(given), customSchema: true };

@@ -1,32 +1,112 @@
 /**
- * The floor for bench/leads-list: a bare node:http server doing the lead
- * list's database work with the raw mongodb driver (the same page query,
- * the same counter read, and the same count when filtered), with no auth,
- * validation, rate limit or mapping.
+ * The floor for bench/leads-list: a bare node:http server doing each
+ * scenario's database work with the raw mongodb driver, and nothing else.
+ *
+ *   GET /?limit=100[&q=…]  the lead list: the same page query, the same
+ *                          counter read, and the same count when filtered;
+ *                          no auth, validation, rate limit or mapping.
+ *   GET /user              what an authenticated GET /api/user does in the
+ *                          database: the key by _id (sha256 hex of the bearer
+ *                          key) in api_keys, its lastUsedAt write (fire and
+ *                          forget, at most once a minute, as authenticate
+ *                          does), the key's rolling-window update in
+ *                          rate_limit_windows (as consumeRateLimit does it
+ *                          on this store, 429 when full), then the user by
+ *                          _id in users. No per-key lock, no validation.
  */
-import { createServer } from 'node:http';
+import { createHash } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
 import { MongoClient } from 'mongodb';
 
 const client = await new MongoClient(process.env.MONGODB_URI!).connect();
-const leads = client.db().collection('leads');
-const counters = client.db().collection<{ _id: string; stored: number; total: number }>('lead_quotas');
+const db = client.db();
+const leads = db.collection('leads');
+const counters = db.collection<{ _id: string; stored: number; total: number }>('lead_quotas');
+const apiKeys = db.collection<{ _id: string; keyId: string; userId: string; workspaceId: string; status: string; expiresAt: Date | null; lastUsedAt: Date | null; scopes: string[] }>('api_keys');
+const windows = db.collection<{ _id: string; hits: number[]; lastHit: number }>('rate_limit_windows');
+const users = db.collection<{ _id: string; workspaceId: string; email: string; name: string; createdAt: Date }>('users');
 const workspaceId = process.env.BENCH_WORKSPACE_ID!;
+const limit = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60);
+const windowMs = 60_000;
+const ferretDb = typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const server = createServer(async (req, res) => {
-  const url = new URL(req.url!, 'http://localhost');
+const send = (res: ServerResponse, status: number, payload: unknown) => {
+  const body = JSON.stringify(payload);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+};
+
+async function list(url: URL, res: ServerResponse) {
   const filter: Record<string, unknown> = { workspaceId, archivedAt: null };
   const q = url.searchParams.get('q');
   if (q) filter.searchText = { $regex: escapeRegex(q.toLowerCase()) };
-  const limit = Number(url.searchParams.get('limit') ?? 100);
+  const pageSize = Number(url.searchParams.get('limit') ?? 100);
   const [rows, counts, filtered] = await Promise.all([
-    leads.find(filter).sort({ createdAt: -1, _id: -1 }).limit(limit).toArray(),
+    leads.find(filter).sort({ createdAt: -1, _id: -1 }).limit(pageSize).toArray(),
     counters.findOne({ _id: workspaceId }),
     q ? leads.countDocuments(filter) : undefined,
   ]);
-  const body = JSON.stringify({ leads: rows, total: filtered ?? counts?.stored, workspaceTotal: counts?.total });
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  send(res, 200, { leads: rows, total: filtered ?? counts?.stored, workspaceTotal: counts?.total });
+}
+
+/** Records one hit in the key's window if it has room; false when full. A key's first two requests may race to create its window: then once more. */
+async function admit(keyId: string, now: number, retry = true): Promise<boolean> {
+  try {
+    return await tryAdmit(keyId, now);
+  } catch (error) {
+    if (retry && (error as { code?: number }).code === 11000) return admit(keyId, now, false);
+    throw error;
+  }
+}
+
+/** FerretDB only: this process's copy of each window it wrote. */
+const copies = new Map<string, number[]>();
+
+async function tryAdmit(keyId: string, now: number): Promise<boolean> {
+  const push = { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } };
+  if (ferretDb) {
+    // As the service does on FerretDB: decide from the process's copy of the window (read once), write by _id.
+    const known = copies.get(keyId) ?? (await windows.findOne({ _id: keyId }))?.hits ?? [];
+    const inWindow = known.filter((t) => t > now - windowMs);
+    if (inWindow.length >= limit) return (copies.set(keyId, inWindow), false);
+    const hits = [...inWindow, now].slice(-limit);
+    await windows.updateOne({ _id: keyId }, { $set: { hits, lastHit: now } }, { upsert: true });
+    copies.set(keyId, hits);
+    return true;
+  }
+  const roomLeft = { $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0': { $lte: now - windowMs } }] };
+  if (await windows.findOneAndUpdate({ _id: keyId, ...roomLeft }, push, { returnDocument: 'after' })) return true;
+  if (await windows.findOne({ _id: keyId })) return false;
+  await windows.insertOne({ _id: keyId, hits: [now], lastHit: now });
+  return true;
+}
+
+async function user(authorization: string | undefined, res: ServerResponse) {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  const key = token ? await apiKeys.findOne({ _id: createHash('sha256').update(token).digest('hex') }) : null;
+  const now = Date.now();
+  if (!key || key.status !== 'active' || (key.expiresAt && key.expiresAt.getTime() <= now)) return send(res, 401, { error: 'unauthorized' });
+  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > 60_000) {
+    void apiKeys.updateOne({ _id: key._id }, { $set: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  }
+  // The window is keyed by the credential, as rateLimitKey() names it.
+  if (!(await admit(`api_key:${key.keyId}`, now))) return send(res, 429, { error: 'rate_limited' });
+  const found = await users.findOne({ _id: key.userId });
+  if (!found || found.workspaceId !== key.workspaceId) return send(res, 404, { error: 'not_found' });
+  send(res, 200, {
+    success: true,
+    data: { userId: found._id, email: found.email, name: found.name, apiKey: { id: key.keyId, scopes: key.scopes, status: key.status, rateLimit: limit }, createdAt: found.createdAt.toISOString() },
+  });
+}
+
+const server = createServer((req, res) => {
+  const url = new URL(req.url!, 'http://localhost');
+  const handled = url.pathname === '/user' ? user(req.headers.authorization, res) : list(url, res);
+  handled.catch((error: unknown) => {
+    console.error(error);
+    if (!res.headersSent) send(res, 500, { error: 'internal' });
+  });
 });
 server.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('ready\n'));

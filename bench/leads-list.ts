@@ -1,112 +1,126 @@
 /**
- * Lead list throughput at 100,000 leads in one workspace, on REST, GraphQL
- * and tRPC, against a bare node:http + mongodb driver floor.
+ * Authenticated API throughput on REST, GraphQL and tRPC against a bare
+ * node:http + mongodb driver floor doing the same database work
+ * (bench/floor-server.ts), in one run:
+ *   - the lead list (100 per page, and a `q` search) at 100,000 leads in
+ *     one workspace;
+ *   - GET /api/user, the cheapest authenticated call (key, rate-limit
+ *     window and user reads), against a floor doing those same reads.
  *
  *   npm run bench:leads-list                 # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:leads-list
- *   BENCH_LEADS=2000 BENCH_SECONDS=10 …      # another size
+ *   BENCH_LEADS=2000 BENCH_SECONDS=3 …       # another size / duration
+ *   BENCH_GROUPS=user BENCH_LEADS=0 …        # only some groups (list, search, user)
+ *   BENCH_KEYS=2000 …                        # API keys per scenario (default 50 per second of run)
+ *
+ * Traffic looks like real traffic: the API runs with the default rate limit
+ * (60 requests per minute per key) and each scenario spreads its requests
+ * round-robin over its own BENCH_KEYS fresh keys, made with createOwnerKey,
+ * so no key's window ever holds more than 60 hits and no request is
+ * refused. A run is capped at keys × 60 requests; if that cap, not the
+ * duration, ends it, the line says so. Anything but 2xx is printed.
  *
  * Each scenario gets its own server process (and, on the embedded store,
  * its own FerretDB process on the same files), so requests a saturated
  * store still holds from one scenario never slow the next. Everything runs
  * on 127.0.0.1.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
-import { startEmbeddedFerretDb } from '../src/db/embedded-ferretdb.ts';
-import { importLeads } from '../src/leads/lead-import.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { freePort, startService } from '../test/support/processes.ts';
+import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
+import { benchStore, createKeys, searchTerm, seedLeads } from './support-store.ts';
 
 const leadCount = Number(process.env.BENCH_LEADS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const keysPerScenario = Number(process.env.BENCH_KEYS ?? 50 * seconds);
+const groups = (process.env.BENCH_GROUPS ?? 'list,search,user').split(',');
 const connections = 32;
-const searchTerm = 'northwind';
-const dataDir = process.env.MONGODB_URI ? undefined : mkdtempSync(join(tmpdir(), 'leadops-bench-'));
+const store = benchStore('bench');
 
-/** The store for one phase: the given MongoDB, or a FerretDB process on the bench's files. */
-async function openStore() {
-  if (!dataDir) return { uri: process.env.MONGODB_URI!, stop: async () => {} };
-  return startEmbeddedFerretDb({ dataDir, log: console.log });
+const graphqlBody = JSON.stringify({ query: '{ leadsList(limit: 100) { total workspaceTotal leads { id company email custom status created_at } } }' });
+const api = ['src/main.ts', 'api'];
+const floor = ['bench/floor-server.ts'];
+interface Scenario {
+  name: string;
+  server: string[];
+  path: string;
+  group: string;
+  /** The floor of its group, or a scenario compared with it. */
+  isFloor?: boolean;
+  /** Sends API keys (the list floor reads none). */
+  authenticated: boolean;
+  method?: 'POST';
+  body?: string;
 }
+const scenarios = ([
+  { name: 'floor  GET ?limit=100', server: floor, path: '/?limit=100', group: 'list', isFloor: true, authenticated: false },
+  { name: 'floor  GET ?q&limit=100', server: floor, path: `/?q=${searchTerm}&limit=100`, group: 'search', isFloor: true, authenticated: false },
+  { name: 'REST   GET /api/leads?limit=100', server: api, path: '/api/leads?limit=100', group: 'list', authenticated: true },
+  { name: 'REST   GET /api/leads?q&limit=100', server: api, path: `/api/leads?q=${searchTerm}&limit=100`, group: 'search', authenticated: true },
+  { name: 'GraphQL leadsList(limit: 100)', server: api, path: '/graphql', method: 'POST', body: graphqlBody, group: 'list', authenticated: true },
+  { name: 'tRPC   leads.list?limit=100', server: api, path: `/trpc/leads.list?input=${encodeURIComponent('{"limit":100}')}`, group: 'list', authenticated: true },
+  { name: 'floor  GET /user (same reads)', server: floor, path: '/user', group: 'user', isFloor: true, authenticated: true },
+  { name: 'REST   GET /api/user', server: api, path: '/api/user', group: 'user', authenticated: true },
+] satisfies Scenario[] as Scenario[]).filter((s) => groups.includes(s.group));
 
+/** The workspace with its leads, and for each authenticated scenario its own keys (the last one for the probe). */
 async function seed() {
-  const store = await openStore();
-  await connectDatabase(store.uri);
-  console.log(`seeding ${leadCount} leads through the import service (500 per call)...`);
+  const { uri, stop } = await store.open();
+  await connectDatabase(uri);
   const workspace = await createWorkspace({ name: 'Bench', plan: 'business', email: 'bench@example.test' });
-  const started = performance.now();
-  for (let offset = 0; offset < leadCount; offset += 500) {
-    const batch = Array.from({ length: Math.min(500, leadCount - offset) }, (_, i) => {
-      const n = offset + i;
-      return {
-        company: n % 100 === 0 ? `Northwind ${n}` : `Company ${n}`,
-        full_name: `Person ${n}`,
-        email: `person${n}@company${n % 5000}.test`,
-        domain: `company${n % 5000}.test`,
-        title: 'Head of Growth',
-        custom: { segment: `s${n % 7}` },
-      };
-    });
-    await importLeads(workspace.workspaceId, { leads: batch });
+  if (leadCount) {
+    console.log(`seeding ${leadCount} leads through the import service (500 per call)...`);
+    const elapsed = await seedLeads(workspace.workspaceId, 0, leadCount);
+    console.log(`seeded in ${elapsed.toFixed(1)} s (${Math.round(leadCount / elapsed)} leads/s)`);
   }
-  const elapsed = (performance.now() - started) / 1000;
-  console.log(`seeded in ${elapsed.toFixed(1)} s (${Math.round(leadCount / elapsed)} leads/s)\n`);
+  const started = performance.now();
+  const keys = new Map<Scenario, string[]>();
+  for (const scenario of scenarios.filter((s) => s.authenticated)) keys.set(scenario, await createKeys(workspace.workspaceId, keysPerScenario + 1, scenario.name));
+  console.log(`${keys.size} × ${keysPerScenario + 1} API keys made in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   await disconnectDatabase();
-  await store.stop();
-  return workspace;
+  await stop();
+  return { workspaceId: workspace.workspaceId, keys };
 }
 
 const rssMiB = (pid: number | undefined, field: 'VmRSS' | 'VmHWM') =>
   pid ? Number(/\d+/.exec(readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field))!)![0]) / 1024 : NaN;
 
-const { workspaceId, apiKey } = await seed();
-const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-const graphqlBody = JSON.stringify({ query: '{ leadsList(limit: 100) { total workspaceTotal leads { id company email custom status created_at } } }' });
-const api = ['src/main.ts', 'api'];
-const floor = ['bench/floor-server.ts'];
-const scenarios = [
-  { name: 'floor  GET ?limit=100', server: floor, path: '/?limit=100', floorOf: 'list' },
-  { name: 'floor  GET ?q&limit=100', server: floor, path: `/?q=${searchTerm}&limit=100`, floorOf: 'search' },
-  { name: 'REST   GET /api/leads?limit=100', server: api, path: '/api/leads?limit=100', vs: 'list' },
-  { name: 'REST   GET /api/leads?q&limit=100', server: api, path: `/api/leads?q=${searchTerm}&limit=100`, vs: 'search' },
-  { name: 'GraphQL leadsList(limit: 100)', server: api, path: '/graphql', method: 'POST' as const, body: graphqlBody, vs: 'list' },
-  { name: 'tRPC   leads.list?limit=100', server: api, path: `/trpc/leads.list?input=${encodeURIComponent('{"limit":100}')}`, vs: 'list' },
-];
-
+const { workspaceId, keys } = await seed();
 const floors: Record<string, number> = {};
 let peakApiRss = 0;
 for (const scenario of scenarios) {
-  const store = await openStore();
+  const database = await store.open();
   const port = await freePort();
-  const env = { MONGODB_URI: store.uri, PORT: String(port), RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'warn', BENCH_WORKSPACE_ID: workspaceId };
+  const env = { MONGODB_URI: database.uri, SECRETS_KEY: randomBytes(32).toString('base64'), PORT: String(port), RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn', BENCH_WORKSPACE_ID: workspaceId };
   const health = scenario.server === api ? '/healthz' : '/?limit=1';
   const server = await startService(process.execPath, scenario.server, env, `http://127.0.0.1:${port}${health}`, 120_000);
   const url = `http://127.0.0.1:${port}${scenario.path}`;
+  const scenarioKeys = keys.get(scenario) ?? [];
+  const probeKey = scenarioKeys.pop();
 
   // One request alone first: its latency without load, and a check that the scenario answers 200.
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(probeKey ? { authorization: `Bearer ${probeKey}` } : {}) };
   const probeStart = performance.now();
-  const probe = await fetch(url, { method: scenario.method ?? 'GET', body: scenario.body, headers: auth });
+  const probe = await fetch(url, { method: scenario.method ?? 'GET', body: scenario.body, headers });
   await probe.text();
   const alone = performance.now() - probeStart;
   if (!probe.ok) throw new Error(`${scenario.name} answered ${probe.status}`);
 
-  const result = await autocannon({ url, method: scenario.method ?? 'GET', body: scenario.body, headers: auth, connections, duration: seconds, timeout: 120 });
-  const rps = result.requests.average;
-  if (scenario.floorOf) floors[scenario.floorOf] = rps;
+  const figures = await loadWithKeys({ url, method: scenario.method, body: scenario.body, keys: scenarioKeys, connections, seconds });
+  if (scenario.isFloor) floors[scenario.group] = figures.rps;
   if (scenario.server === api) peakApiRss = Math.max(peakApiRss, rssMiB(server.pid, 'VmHWM'));
-  const ratio = scenario.vs && floors[scenario.vs] ? `  ${(rps / floors[scenario.vs]!).toFixed(2)}x floor` : '';
-  const failures = result.non2xx + result.errors + result.timeouts;
-  console.log(
-    `${scenario.name.padEnd(36)} ${rps.toFixed(2).padStart(9)} req/s  p50 ${String(result.latency.p50).padStart(6)} ms  p99 ${String(result.latency.p99).padStart(6)} ms  alone ${alone.toFixed(0).padStart(5)} ms  (${result.requests.total} done${failures ? `, ${failures} failed` : ''})${ratio}`,
-  );
+  const floorRps = floors[scenario.group];
+  const ratio = !scenario.isFloor && floorRps ? `  ${(figures.rps / floorRps).toFixed(2)}x floor` : '';
+  console.log(formatFigures(scenario.name, figures, `  alone ${alone.toFixed(0).padStart(5)} ms${ratio}`));
   await server.stop();
-  await store.stop();
+  await database.stop();
 }
 
-console.log(`\n${leadCount} leads, ${connections} connections, ${seconds} s per scenario, store: ${dataDir ? 'embedded FerretDB 1.24 (SQLite)' : 'MONGODB_URI'}`);
+console.log(
+  `\n${leadCount} leads, ${connections} connections, ${seconds} s per scenario, ${keysPerScenario} keys per authenticated scenario at ${rateLimitPerMinute}/min, store: ${store.name}`,
+);
 console.log(`API process peak RSS ${peakApiRss.toFixed(0)} MiB`);
-if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+store.remove();

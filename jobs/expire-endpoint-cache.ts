@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { deleteExpiredCacheEntries } from '../src/scraping/endpoint-cache.ts';
+import { deleteExpiredCacheEntries } from '../src/endpoints/endpoint-cache.ts';
 import { defineJob } from './job-definition.ts';
 
 /** FerretDB has no TTL indexes: expired published-endpoint cache entries are deleted here. */

@@ -1,7 +1,9 @@
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import mongoose from 'mongoose';
+import type { z } from 'zod';
 import { withKeyLock } from '../src/db/key-lock.ts';
+import type { JobDefinition } from './job-definition.ts';
 
 let queue: Agenda | undefined;
 
@@ -38,9 +40,20 @@ export function jobQueue(options: { concurrency?: number } = {}): Agenda {
   return queue;
 }
 
-/** Saves a job to run as soon as a worker is free. */
-export async function enqueueJob(name: string, payload: Record<string, unknown>): Promise<void> {
-  await jobQueue().now(name, payload);
+/** Saves a job to run as soon as a worker is free; the payload is checked against the job's contract first. */
+export async function enqueue<Payload extends z.ZodType>(job: JobDefinition<Payload>, payload: z.input<Payload>): Promise<void> {
+  await jobQueue().now(job.name, job.payload.parse(payload) as Record<string, unknown>);
+}
+
+/** Jobs due and not taken by a worker, by job name (the queue is small: finished one-off jobs are removed). */
+export async function queueDepth(): Promise<Record<string, number>> {
+  const due = await mongoose.connection.db!
+    .collection<{ name: string }>('agenda_jobs')
+    .find({ nextRunAt: { $lte: new Date() }, lockedAt: null, disabled: { $ne: true } }, { projection: { name: 1 } })
+    .toArray();
+  const depth: Record<string, number> = {};
+  for (const { name } of due) depth[name] = (depth[name] ?? 0) + 1;
+  return depth;
 }
 
 /** Forgets the instance (its connection is closing), so a later connection gets a fresh one. */

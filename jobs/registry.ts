@@ -1,7 +1,21 @@
-import type { JobDefinition } from './job-definition.ts';
+import { dispatchEventJob } from './dispatch-event.ts';
 import { expireEndpointCacheJob } from './expire-endpoint-cache.ts';
+import type { JobDefinition } from './job-definition.ts';
+import { outreachTickJob } from './outreach-tick.ts';
+import { pruneOutreachJob } from './prune-outreach.ts';
 import { pruneRateLimitsJob } from './prune-rate-limits.ts';
-import { scrapeRunJobDefinition } from './scrape-run.ts';
+import { redispatchEventsJob } from './redispatch-events.ts';
+import { scrapeRunJob } from './scrape-run.ts';
+import { subscribers } from './subscribers.ts';
 
 /** Every background job the worker runs. */
-export const jobRegistry: JobDefinition[] = [pruneRateLimitsJob, scrapeRunJobDefinition, expireEndpointCacheJob];
+export const jobRegistry: JobDefinition[] = [
+  pruneRateLimitsJob,
+  scrapeRunJob,
+  expireEndpointCacheJob,
+  dispatchEventJob,
+  redispatchEventsJob,
+  outreachTickJob,
+  pruneOutreachJob,
+  ...subscribers.map((subscriber) => subscriber.job as JobDefinition),
+];

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { settings } from '../src/config.ts';
-import { executeRun, maxRunAttempts } from '../src/scraping/run-executor.ts';
-import { scrapeRunJob } from '../src/scraping/scrape-runs.service.ts';
+import { executeRun } from '../src/scraping/run-executor.ts';
+import { giveUpRun } from '../src/scraping/run-lifecycle.ts';
 import { defineJob } from './job-definition.ts';
 
-export const scrapeRunJobDefinition = defineJob({
-  name: scrapeRunJob,
-  payload: z.object({ runId: z.uuid() }),
-  retries: maxRunAttempts - 1,
+/** Crawls one run; three starts at most (a dead worker's included), then the run fails. */
+export const scrapeRunJob = defineJob({
+  name: 'scrape.run',
+  payload: z.object({ runId: z.uuid(), workspaceId: z.string().min(1) }),
+  retries: 2,
   lockLifetimeMs: () => settings().SCRAPE_LOCK_LIFETIME_MS,
-  handle: ({ runId }) => executeRun(runId),
+  handle: ({ runId, workspaceId }) => executeRun(runId, workspaceId),
+  giveUp: ({ runId }, reason) => giveUpRun(runId, reason),
 });

@@ -1,48 +1,92 @@
-import { exponential, type Job } from 'agenda';
-import { log } from '../src/logger.ts';
+import { exponential, type Agenda, type Job } from 'agenda';
+import { chromiumProblem } from '../scrapers/chromium.ts';
+import { settings } from '../src/config.ts';
+import { log, outsideRequest } from '../src/logger.ts';
+import { jobRuns } from '../src/metrics/metrics.ts';
+import { countJobStart, forgetJobStarts } from './job-attempts.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { jobQueue, resetJobQueue } from './queue.ts';
 import { jobRegistry } from './registry.ts';
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
  * Runs one job, renewing its lock while it works: a live worker keeps the
  * job however long it takes, and a dead one's lock lapses after the job's
- * lock lifetime so another worker takes the job over.
+ * lock lifetime so another worker takes the job over. Every start is
+ * counted; once the definition's attempts are spent the job is given up
+ * (its `giveUp` leaves the work in a final state) instead of run again.
  */
 async function handle(definition: JobDefinition, job: Job, lockLifetimeMs: number) {
+  const parsed = definition.payload.safeParse(job.attrs.data ?? {});
+  // A payload that breaks the job's contract (saved by other code, or an older release) cannot succeed on a retry.
+  if (!parsed.success) {
+    jobRuns.inc({ job: definition.name, outcome: 'refused' });
+    return log.error('job payload refused', { job: definition.name, error: parsed.error.message });
+  }
+  const payload = parsed.data;
+  const jobId = String(job.attrs._id);
+  const attempt = await countJobStart(jobId);
+  const lastAttempt = attempt >= definition.retries + 1;
+  if (attempt > definition.retries + 1) {
+    // Its workers died (or its giveUp failed, and Agenda ran it again to give it up once more).
+    const failed = Boolean(job.attrs.failCount);
+    const message = failed ? (job.attrs.failReason ?? 'the job failed') : `the job was interrupted ${attempt - 1} times`;
+    await definition.giveUp?.(payload, { kind: failed ? 'failed' : 'interrupted', message, starts: attempt - 1 });
+    await forgetJobStarts(jobId);
+    jobRuns.inc({ job: definition.name, outcome: 'given_up' });
+    return;
+  }
   const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(500, lockLifetimeMs / 3));
   try {
-    await definition.handle(definition.payload.parse(job.attrs.data ?? {}));
+    await definition.handle(payload);
+    await forgetJobStarts(jobId);
+    jobRuns.inc({ job: definition.name, outcome: 'completed' });
   } catch (error) {
-    log.error('job failed', { job: definition.name, attempt: (job.attrs.failCount ?? 0) + 1, error: error instanceof Error ? error.message : String(error) });
-    throw error;
+    log.error('job failed', { job: definition.name, attempt, error: messageOf(error) });
+    if (!lastAttempt) {
+      jobRuns.inc({ job: definition.name, outcome: 'failed' });
+      throw error; // Agenda runs it again after a backoff.
+    }
+    // A giveUp that fails throws too: Agenda then runs the job again, which gives it up again.
+    await definition.giveUp?.(payload, { kind: 'failed', message: messageOf(error), starts: attempt });
+    await forgetJobStarts(jobId);
+    jobRuns.inc({ job: definition.name, outcome: 'given_up' });
   } finally {
     clearInterval(renew);
   }
 }
 
-/** Starts processing every registered job in this process; retries follow each job's `retries` with exponential backoff. */
+/** Teaches a worker one job definition: how to run it, hold its lock, and space its retries. */
+export function defineWorkerJob(worker: Agenda, definition: JobDefinition) {
+  const lockLifetime = definition.lockLifetimeMs?.() ?? 10 * 60_000;
+  // A job a request set off (in-memory channel) runs outside that request: its log lines carry no request id.
+  worker.define(definition.name, (job: Job) => outsideRequest(() => handle(definition, job, lockLifetime)), {
+    lockLifetime,
+    // Finished one-off jobs leave nothing behind (recurring ones are kept by Agenda): its lookups for the
+    // next job would read every old one on FerretDB.
+    removeOnComplete: true,
+    // Two runs beyond the job's own retries, used only to give it up when its giveUp failed.
+    backoff: exponential({ delay: 1_000, maxRetries: definition.retries + 2, maxDelay: 5 * 60_000 }),
+  });
+}
+
+/** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
-  for (const definition of jobRegistry) {
-    const lockLifetime = definition.lockLifetimeMs?.() ?? 10 * 60_000;
-    worker.define(definition.name, (job: Job) => handle(definition, job, lockLifetime), {
-      lockLifetime,
-      // Finished one-off jobs leave nothing behind (recurring ones are kept by Agenda): its lookups for the
-      // next job would read every old one on FerretDB.
-      removeOnComplete: true,
-      backoff: exponential({ delay: 1_000, maxRetries: definition.retries, maxDelay: 5 * 60_000 }),
-    });
-  }
+  for (const definition of jobRegistry) defineWorkerJob(worker, definition);
   await worker.start();
+  const noBrowser = chromiumProblem(settings().CHROMIUM_PATH);
+  if (noBrowser) log.warn(noBrowser);
   for (const definition of jobRegistry) {
-    if (definition.every) await worker.every(definition.every, definition.name, {});
+    if (definition.every) await worker.every(typeof definition.every === 'function' ? definition.every() : definition.every, definition.name, {});
   }
   log.info('worker started', { jobs: jobRegistry.map((j) => j.name) });
   return {
     stop: async () => {
       await worker.stop();
       resetJobQueue();
+      for (const definition of jobRegistry) await definition.onWorkerStop?.();
     },
   };
 }

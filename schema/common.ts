@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { errorStatus, type ErrorCode } from '../src/errors/app-error.ts';
+import { planGates, plans, type PlanGate } from '../src/workspaces/plans.ts';
 
 export const uuid = z.uuid().describe('Identifier (UUID).');
 export const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time.');
@@ -10,13 +12,48 @@ export const brandFilter = z
   .optional()
   .describe('A brand id to narrow to one brand, or `all` for the whole workspace (the default).');
 
+const errorCode = z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).describe('Machine-readable code to branch on, for example `lead_limit`.');
+const count = z.int().min(0);
+
+/**
+ * Every error body: `error` and `code`, plus the extra fields some codes add
+ * (src/errors: AppError's `extra` and toErrorResponse). Nothing else is sent.
+ */
 export const errorBody = z
   .object({
     error: z.string().describe('Human-readable message; for a 400 it names the field.'),
-    code: z.string().describe('Machine-readable code to branch on, for example `lead_limit`.'),
+    code: errorCode,
+    field: z.string().optional().describe('The input field at fault (`validation_failed`, `invalid_json`, `url_not_allowed`; a `not_found` or `conflict` about a field, e.g. `brand`, `slug`).'),
+    issues: z
+      .array(z.object({ field: z.string().describe('The field, as a dotted path.'), message: z.string().describe('What is wrong with it.') }))
+      .optional()
+      .describe('`validation_failed` from input checks: every invalid field.'),
+    permission: z.string().optional().describe('`missing_permission`: the permission the credential lacks.'),
+    plan: z.enum(plans).optional().describe('`plan_required` (or the gate\'s own code): the workspace\'s plan.'),
+    required: z.enum(Object.keys(planGates) as [PlanGate, ...PlanGate[]]).optional().describe('`plan_required`: the gate, `paid` (any paid plan) or `pro` (Pro or Business).'),
+    retryAfter: count.optional().describe('`rate_limited`: seconds until the rolling minute has room again (also the Retry-After header); `smtp_unavailable`: seconds worth waiting before trying again.'),
+    used: count.optional().describe('`lead_limit`: leads stored now.'),
+    limit: count.optional().describe('`lead_limit`: the plan\'s cap on stored leads.'),
+    needed: count.optional().describe('`insufficient_credits` (and other exhausted balances): credits the call needs.'),
+    remaining: count.optional().describe('`insufficient_credits`: credits left.'),
+    endpoints: z.array(z.string()).optional().describe('`conflict` on deleting a scraper: the slugs of the published endpoints that use it.'),
+    runId: uuid.optional().describe('`run_failed`: the run that failed.'),
+    campaigns: z.array(z.string()).optional().describe('`conflict` on deleting an inbox or a sequence: the names of the active campaigns that use it.'),
+    status: z.string().optional().describe('`conflict` on changing a campaign or enrolling in it: the campaign\'s status now.'),
+    cap: count.optional().describe('`inbox_cap_reached`: the inbox\'s cap today (sends in any rolling 24 hours).'),
+    smtpCode: z.string().nullable().optional().describe('`message_rejected`: the SMTP server\'s reply code and enhanced status, e.g. `550 5.1.1`.'),
   })
-  .catchall(z.unknown())
   .meta({ id: 'Error' });
+
+/** Errors of the scraping routes (errorStyle `scraping`), as the spec's scraping examples answer them. */
+export const scrapingErrorBody = errorBody
+  .extend({
+    success: z.literal(false).describe('Always false on an error.'),
+    errorType: z
+      .string()
+      .describe('`authentication_error`, `authorization_error`, `rate_limit_error` or `validation_error` for those codes; otherwise the code itself (e.g. `insufficient_credits`).'),
+  })
+  .meta({ id: 'ScrapingError' });
 
 export const okFlag = z.boolean().describe('True when the operation succeeded.');
 

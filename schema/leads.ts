@@ -24,6 +24,20 @@ export const customKey = z
   .max(64)
   .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must start with a letter or underscore and contain only letters, digits and underscores');
 
+export const customFieldTypes = ['text', 'number', 'boolean', 'url', 'email', 'date'] as const;
+export type CustomFieldType = (typeof customFieldTypes)[number];
+
+/** What each column type accepts: the one text the schemas below describe the type check with. */
+const customTypeRules =
+  'A declared column\'s type is enforced on import and update (400 naming the value otherwise): ' +
+  '`text` takes any text, stored as sent; ' +
+  '`number` a finite decimal number: optional minus sign, digits, optional fraction and exponent, such as `12.5`, `-3` or `1.5e3` (no `+`, thousands separators, `NaN` or `Infinity`), stored as sent so `12.50` keeps its digits; ' +
+  '`boolean` `true` or `false` in any case, stored in lower case; ' +
+  '`date` an ISO 8601 calendar date (`2024-05-01`), stored as sent, or date-time with a zone, seconds optional (`2024-05-01T10:00:00+02:00`, `2024-05-01T10:00Z`), stored in UTC (`2024-05-01T08:00:00.000Z`); ' +
+  '`url` an absolute `http` or `https` URL with a host; ' +
+  '`email` an email address. ' +
+  'Values of typed (non-text) columns are trimmed of surrounding whitespace first; an empty string or null is no value in every type. Keys without a declared column take any text.';
+
 const customValue = z.string().max(2000).nullable();
 const valueText = z.string().max(2000);
 const score = z.int().min(0).max(100).describe('Lead score, 0 to 100.');
@@ -42,7 +56,9 @@ export const lead = z
     source_url: z.string().nullable().describe('Where the lead was found.'),
     score: score.nullable(),
     status: leadStatus,
-    custom: z.record(z.string(), z.string().nullable()).describe('Custom column values keyed by column key.'),
+    custom: z
+      .record(z.string(), z.string().nullable())
+      .describe('Custom column values keyed by column key, as text in the form their column\'s type stores (see CustomField `type`).'),
     email_status: z.string().nullable().describe('Result of the last email validation, for example `valid`.'),
     email_provider: z.string().nullable().describe('Mailbox provider found by validation.'),
     email_is_role: z.boolean().nullable().describe('True when the address is a role address such as info@.'),
@@ -57,13 +73,11 @@ export const lead = z
   .meta({ id: 'Lead' });
 export type Lead = z.infer<typeof lead>;
 
-export const customFieldTypes = ['text', 'number', 'boolean', 'url', 'email', 'date'] as const;
-
 export const customField = z
   .object({
     key: z.string().describe('Key under which values are stored in `custom`.'),
     label: z.string().describe('Display label.'),
-    type: z.enum(customFieldTypes).describe('Value type of the column.'),
+    type: z.enum(customFieldTypes).describe(`Value type of the column. ${customTypeRules}`),
     description: z.string().describe('What the column holds.'),
     auto_research: z.boolean().describe('When true the agent fills the column on future lead searches.'),
     declared: z.boolean().describe('False for keys written by updates without a declaration.'),
@@ -118,14 +132,17 @@ export const newLead = z
     ...coreInput,
     score: score.optional(),
     status: leadStatus.optional(),
-    custom: z.record(customKey, customValue).optional().describe('Custom column values keyed by column key.'),
+    custom: z
+      .record(customKey, customValue)
+      .optional()
+      .describe(`Custom column values keyed by column key. ${customTypeRules} One value not of its column's type refuses the whole import.`),
   })
   .describe('A lead to store: any core fields, plus custom values.');
 export type NewLead = z.infer<typeof newLead>;
 
 export const importLeadsInput = z.strictObject({
   name: z.string().min(1).max(120).optional().describe('Label of this import in the list\'s past lead searches (default: the date).'),
-  brand_id: uuid.optional().describe('Brand to store the leads under (default: the workspace\'s default brand).'),
+  brand_id: uuid.optional().describe('Brand to store the leads under (default: the credential\'s brand: the one its key is bound to, else the workspace\'s default).'),
   leads: z.array(newLead).min(1).max(500).describe('1 to 500 leads.'),
 });
 
@@ -139,7 +156,14 @@ export const updateLeadInput = z
   .strictObject({
     id: uuid,
     field: z.string().min(1).max(64).optional().describe('A core field name or a custom column key; a non-core name writes into `custom`.'),
-    value: z.string().max(2000).nullable().optional().describe('New value for `field`; empty string or null clears it.'),
+    value: z
+      .string()
+      .max(2000)
+      .nullable()
+      .optional()
+      .describe(
+        `New value for \`field\`; empty string or null clears it. A core field takes what import takes (\`email\` an email, \`linkedin_url\` and \`source_url\` URLs). ${customTypeRules}`,
+      ),
     status: leadStatus.optional(),
     score: score.optional(),
     archived: z.boolean().optional().describe('True archives the lead, false restores it.'),
@@ -151,6 +175,8 @@ export const updateLeadInput = z
   .refine((body) => body.field === undefined || body.value !== undefined, { message: 'required with field', path: ['value'] });
 
 export const leadOutput = z.object({ lead });
+
+export const leadIdInput = z.object({ id: uuid.describe('The lead\'s id.') });
 
 const idList = z.array(uuid).min(1).max(500).describe('1 to 500 lead ids.');
 
@@ -183,7 +209,7 @@ export const listFieldsOutput = z.object({ fields: z.array(customField).describe
 
 export const createFieldInput = z.strictObject({
   label: z.string().trim().min(1).max(64).describe('Display label; the key is derived from it.'),
-  type: z.enum(customFieldTypes).default('text'),
+  type: z.enum(customFieldTypes).default('text').describe(`Value type of the column (default \`text\`). ${customTypeRules} Values stored before the declaration are not checked.`),
   description: z.string().max(500).default(''),
   auto_research: z.boolean().default(false),
 });

@@ -54,6 +54,9 @@ const scraperFields = {
   follow: followRules.nullable().describe('Pagination: items are concatenated across pages.'),
   output_schema: jsonSchemaObject.describe('JSON Schema results must conform to; derived from `extract` when not given.'),
   respect_robots: z.boolean().describe('Skip pages robots.txt disallows.'),
+  insecure_tls: z
+    .boolean()
+    .describe('Accept invalid, expired or self-signed certificates on https pages (off: certificates are verified). It never lets a scrape reach an address the address guard refuses.'),
 };
 
 export const scraper = z
@@ -73,6 +76,7 @@ export const createScraperInput = z.strictObject({
   follow: followRules.optional(),
   output_schema: scraperFields.output_schema.optional(),
   respect_robots: scraperFields.respect_robots.default(true),
+  insecure_tls: scraperFields.insecure_tls.default(false),
 });
 
 export const updateScraperInput = z.strictObject({
@@ -83,9 +87,14 @@ export const updateScraperInput = z.strictObject({
   follow: followRules.nullable().optional(),
   output_schema: scraperFields.output_schema.nullable().optional().describe('A new schema, or null to derive it from `extract` again.'),
   respect_robots: scraperFields.respect_robots.optional(),
+  insecure_tls: scraperFields.insecure_tls.optional(),
 });
 
 export const scraperIdInput = z.object({ id: uuid });
 export const scraperOutput = z.object({ scraper });
 export const listScrapersOutput = z.object({ scrapers: z.array(scraper).describe('Newest first.') });
-export const deleteScraperOutput = z.object({ ok: z.boolean(), id: uuid });
+export const deleteScraperOutput = z.object({
+  ok: z.boolean(),
+  id: uuid,
+  runs_deleted: z.int().describe('Runs of the scraper deleted with it, their results included.'),
+});

@@ -1,9 +1,8 @@
 import { Configuration, log, LogLevel, PlaywrightCrawler } from '@crawlee/playwright';
 import { gotScraping } from 'got-scraping';
 import { chromium, type Route } from 'playwright-core';
-import { createCrawlSession, guardedGotOptions } from './crawl-session.ts';
+import { crawlGotOptions, createCrawlSession } from './crawl-session.ts';
 import type { CrawlOptions, CrawlResult } from './crawl-types.ts';
-import { assertUrlAllowed } from './url-guard.ts';
 
 log.setLevel(LogLevel.OFF);
 
@@ -12,12 +11,11 @@ log.setLevel(LogLevel.OFF);
  * and every request of the page is answered through the guarded HTTP
  * client, so the address guard sees each connection, redirects included.
  */
-async function fulfillGuarded(route: Route, options: CrawlOptions) {
+async function fulfillGuarded(route: Route, options: CrawlOptions, onNavigationError: (error: unknown) => void) {
   const request = route.request();
   if (!/^https?:/.test(request.url())) return route.continue();
   try {
-    await assertUrlAllowed(request.url(), options.policy);
-    const guarded = guardedGotOptions(options);
+    const guarded = crawlGotOptions(options);
     const response = await gotScraping({
       ...guarded,
       url: request.url(),
@@ -32,7 +30,7 @@ async function fulfillGuarded(route: Route, options: CrawlOptions) {
     const headers = Object.fromEntries(Object.entries(response.headers).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
     await route.fulfill({ status: response.statusCode, headers, body: response.rawBody });
   } catch (error) {
-    (request as unknown as { guardError?: Error }).guardError = error as Error;
+    if (request.isNavigationRequest()) onNavigationError(error);
     await route.abort('blockedbyclient');
   }
 }
@@ -44,6 +42,8 @@ async function fulfillGuarded(route: Route, options: CrawlOptions) {
  */
 export async function crawlBrowser(options: CrawlOptions & { chromiumPath: string }): Promise<CrawlResult> {
   const session = createCrawlSession(options);
+  // One page at a time: why the guarded client failed the current page's own navigation, which Chromium reports only as aborted.
+  let navigationError: unknown;
   const crawler = new PlaywrightCrawler(
     {
       ...session.crawlerLimits,
@@ -62,13 +62,16 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
             '--disable-sync',
             '--no-first-run',
             '--host-resolver-rules=MAP * ~NOTFOUND',
+            // WebRTC's STUN/ICE traffic would go out over UDP, past both the resolver rules and page routing.
+            '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+            '--force-webrtc-ip-handling-policy',
           ],
         },
       },
       preNavigationHooks: [
-        async ({ page, request }) => {
-          await assertUrlAllowed(request.url, options.policy);
-          await page.route('**/*', (route: Route) => fulfillGuarded(route, options));
+        async ({ page }) => {
+          navigationError = undefined;
+          await page.route('**/*', (route: Route) => fulfillGuarded(route, options, (error) => (navigationError = error)));
         },
       ],
       requestHandler: async ({ page, request, response }) => {
@@ -77,7 +80,7 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
         const paid = await session.fetched(request, response.url(), await page.content(), (next) => crawler.addRequests([next]));
         if (!paid) await crawler.autoscaledPool?.abort();
       },
-      failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error),
+      failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error, navigationError),
     },
     new Configuration({ persistStorage: false, purgeOnStart: false }),
   );

@@ -2,25 +2,12 @@ import { gotScraping } from 'got-scraping';
 import type { CrawlOptions, CrawlResult, PageFailure } from './crawl-types.ts';
 import { extractFromHtml, mergeExtracts, nextPageUrl, type PageExtract } from './extract.ts';
 import { createRobotsCheck } from './robots.ts';
-import { assertUrlAllowed, guardedLookup, UrlNotAllowedError } from './url-guard.ts';
+import { guardedGotOptions, outboundFailureCode } from '../src/net/guarded-client.ts';
 
 export const userAgent = 'LeadOpsBot/1.0 (+https://example.invalid/bot)';
 
-/** got options that route every connection, redirects included, through the address guard. */
-export function guardedGotOptions(options: Pick<CrawlOptions, 'policy'>) {
-  return {
-    dnsLookup: guardedLookup(options.policy) as never,
-    http2: false,
-    headers: { 'user-agent': userAgent },
-    hooks: {
-      beforeRedirect: [
-        async (next: { url?: URL | string }) => {
-          if (next.url) await assertUrlAllowed(next.url.toString(), options.policy);
-        },
-      ],
-    },
-  };
-}
+/** got options for a crawl's requests: the guarded client's, with the crawler's user agent. */
+export const crawlGotOptions = (options: Pick<CrawlOptions, 'policy' | 'tls'>) => ({ ...guardedGotOptions(options), headers: { 'user-agent': userAgent } });
 
 export interface PageRequest {
   url: string;
@@ -34,13 +21,19 @@ const pageRequest = (url: string, index: number): PageRequest => ({ url, uniqueK
  * What both engines share: robots.txt, paying for each page before its data
  * is used, extraction, following the next link, and the result in page
  * order. An engine only fetches pages and reports them here.
+ *
+ * A page is paid for while the next one is fetched: its data is kept once
+ * the payment succeeds, and a page whose predecessor could not be paid for
+ * is dropped unpaid, so the crawl ends at most one free fetch later.
  */
 export function createCrawlSession(options: CrawlOptions) {
-  const extracts = new Map<number, PageExtract>();
-  const pages: string[] = [];
+  const paidPages = new Map<number, { url: string; extract: PageExtract }>();
+  let paying: Promise<boolean> = Promise.resolve(true);
+  // A payment that failed (not for want of credits: the store, say) fails the crawl once it has stopped.
+  let paymentError: unknown;
   const failures: PageFailure[] = [];
   let stoppedBy: CrawlResult['stoppedBy'];
-  const gotOptions = guardedGotOptions(options);
+  const gotOptions = crawlGotOptions(options);
   const mayCrawl = options.respectRobots
     ? createRobotsCheck(async (url) => {
         const response = await gotScraping({ url, ...gotOptions, throwHttpErrors: false, followRedirect: false, timeout: { request: options.timeoutMs } });
@@ -65,21 +58,28 @@ export function createCrawlSession(options: CrawlOptions) {
       failures.push({ url, reason, code });
     },
 
-    failedWith(url: string, error: unknown) {
-      const cause = error as { code?: string; message?: string; cause?: { code?: string } };
-      const refused = error instanceof UrlNotAllowedError || cause.code === 'url_not_allowed' || cause.cause?.code === 'url_not_allowed' || /scrapes may not reach|ERR_BLOCKED_BY_CLIENT/.test(String(cause.message));
-      failures.push({ url, reason: (cause.message ?? String(error)).split('\n')[0]!, code: refused ? 'url_not_allowed' : undefined });
+    /** A page that could not be fetched; `cause` is what failed its navigation when the engine saw it (the browser's own error hides it). */
+    failedWith(url: string, error: unknown, cause?: unknown) {
+      const message = error instanceof Error ? error.message : String(error);
+      failures.push({ url, reason: message.split('\n')[0]!, code: outboundFailureCode(cause ?? error) });
     },
 
-    /** A page fetched: pay for it, extract it, and queue the next page. False when it could not be paid for (stop the crawl). */
+    /** A page fetched: extract it, start paying for it, and queue the next page. False when the page before could not be paid for (stop the crawl). */
     async fetched(request: { url: string; userData: Record<string, unknown> }, pageUrl: string, html: string, enqueue: (next: PageRequest) => Promise<unknown>) {
       const index = request.userData.index as number;
-      if (!(await options.chargePage(request.url))) {
-        stoppedBy = 'credits';
-        return false;
-      }
-      pages.push(pageUrl);
-      extracts.set(index, extractFromHtml(html, pageUrl, options.rules));
+      if (!(await paying)) return false;
+      const extract = extractFromHtml(html, pageUrl, options.rules);
+      paying = options.chargePage({ url: request.url, index }).then(
+        (paid) => {
+          if (paid) paidPages.set(index, { url: pageUrl, extract });
+          else stoppedBy = 'credits';
+          return paid;
+        },
+        (error: unknown) => {
+          paymentError = error;
+          return false;
+        },
+      );
       const next = options.follow ? nextPageUrl(html, pageUrl, options.follow.next) : null;
       if (next && index + 1 < options.maxPages) {
         if (await mayCrawl(next)) await enqueue(pageRequest(next, index + 1));
@@ -96,8 +96,10 @@ export function createCrawlSession(options: CrawlOptions) {
         stoppedBy = 'robots';
         failures.push({ url: options.startUrl, reason: 'disallowed by robots.txt' });
       }
-      const ordered = [...extracts.entries()].sort(([a], [b]) => a - b).map(([, extract]) => extract);
-      return { data: mergeExtracts(ordered, options.rules), pages, failures, stoppedBy };
+      await paying; // the last page's payment
+      if (paymentError) throw paymentError;
+      const ordered = [...paidPages.entries()].sort(([a], [b]) => a - b).map(([, page]) => page);
+      return { data: mergeExtracts(ordered.map((page) => page.extract), options.rules), pages: ordered.map((page) => page.url), failures, stoppedBy };
     },
   };
 }

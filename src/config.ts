@@ -1,20 +1,45 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Every setting comes from the environment; the README lists each one. */
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Checked before coercion: Number('') is 0, which would quietly listen on a random port.
+  PORT: z
+    .string()
+    .trim()
+    .min(1, 'set but empty (unset it for 3000)')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65535))
+    .default(3000),
   HOST: z.string().default('0.0.0.0'),
   MONGODB_URI: z.string().optional(),
   DATA_DIR: z.string().default('./data'),
   FERRETDB_BIN: z.string().optional(),
+  /** How long a service keeps running without its database connection before it exits, so a supervisor restarts it. */
+  DATABASE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * `auto` detects FerretDB and then serializes conditional updates in the process; `mongodb` takes the
+   * store's updates as atomic whatever it is (CI runs the suite this way to execute MongoDB's code path).
+   */
+  STORE_SEMANTICS: z.enum(['auto', 'mongodb']).default('auto'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   PUBLIC_BASE_URL: z.string().optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Comma-separated exact IPs scrapes may reach although they are not public (for example 127.0.0.1 in development). */
+  /** Serve GET /metrics (Prometheus text, no key needed): `true` or `false`. */
+  METRICS_ENABLED: z.stringbool().default(true),
+  /** Comma-separated exact IPs outbound calls (scrapes, later webhooks and probes) may reach although they are not public (for example 127.0.0.1 in development). */
+  OUTBOUND_ALLOWED_ADDRESSES: z.string().default(''),
+  /** Comma-separated host=ip pairs the outbound resolver answers itself, like curl's --resolve (tests, staging). */
+  OUTBOUND_HOST_OVERRIDES: z.string().default(''),
+  /** A PEM file of certificate authorities outbound TLS trusts besides Node's own (a private CA in staging; the tests'). */
+  OUTBOUND_CA_FILE: z
+    .string()
+    .optional()
+    .refine((file) => !file || existsSync(file), 'no such file'),
+  /** Older names of the two settings above, still honoured (merged in). */
   SCRAPE_ALLOWED_ADDRESSES: z.string().default(''),
-  /** Comma-separated host=ip pairs the scrape resolver answers itself, like curl's --resolve (tests, staging). */
   SCRAPE_HOST_OVERRIDES: z.string().default(''),
   SCRAPE_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).default(10_485_760),
   SCRAPE_PAGE_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
@@ -23,6 +48,16 @@ const envSchema = z.object({
   /** How long a worker may hold a scrape run before another worker takes it over (it died). */
   SCRAPE_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(300_000),
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Comma-separated origins browser clients may call the API from (CORS), or `*`; none by default. */
+  CORS_ORIGINS: z.string().default(''),
+  /** 32 bytes, base64: the key inbox passwords are encrypted with (AES-256-GCM). Required with MONGODB_URI; the embedded default keeps one in DATA_DIR. */
+  SECRETS_KEY: z.string().optional(),
+  /** The bounce guard pauses an inbox whose bounces over the last 24 hours pass this share of its sends... */
+  BOUNCE_GUARD_RATE: z.coerce.number().gt(0).max(1).default(0.05),
+  /** ...once it made at least this many sends in that time. */
+  BOUNCE_GUARD_MIN_SENDS: z.coerce.number().int().min(1).default(20),
+  /** How often the sending engine looks for due outreach steps. */
+  OUTREACH_TICK_MS: z.coerce.number().int().min(100).default(30_000),
   /** How long GET /v1/e/{slug} waits for a scrape before answering 202 with the run to poll. */
   INVOKE_INLINE_TIMEOUT_MS: z.coerce.number().int().min(100).default(110_000),
 });
@@ -41,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
   }
   const config = parsed.data;
-  current = { ...config, publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}` };
+  // Unset, the document names its server relative to itself, so /docs works wherever it is opened, under any path.
+  current = { ...config, publicBaseUrl: config.PUBLIC_BASE_URL ?? '.' };
   return current;
 }

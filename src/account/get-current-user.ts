@@ -1,10 +1,11 @@
 import { noInput } from '../../schema/common.ts';
 import { currentUserOutput } from '../../schema/account.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { getUser } from '../workspaces/workspace.service.ts';
 
-export const getCurrentUser = authorizedProcedure('any')
+export const getCurrentUser = apiProcedure
   .meta({
+    permission: 'any',
     openapi: {
       method: 'GET',
       path: '/api/user',
@@ -24,7 +25,7 @@ export const getCurrentUser = authorizedProcedure('any')
         userId: user._id,
         email: user.email,
         name: user.name,
-        apiKey: { id: principal.keyId, scopes: principal.scopes, status: principal.status, rateLimit: ctx.rateLimitPerMinute },
+        apiKey: { id: principal.id, scopes: principal.scopes, status: principal.status, rateLimit: ctx.rateLimitPerMinute },
         createdAt: user.createdAt.toISOString(),
       },
     };

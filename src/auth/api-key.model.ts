@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import mongoose, { Schema } from 'mongoose';
-import type { Permission } from '../../schema/account.ts';
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+import { permissions } from '../../schema/account.ts';
 
 const apiKeySchema = new Schema(
   {
@@ -10,8 +10,10 @@ const apiKeySchema = new Schema(
     keyId: { type: String, default: () => randomUUID(), unique: true },
     workspaceId: { type: String, required: true, index: true },
     userId: { type: String, required: true },
+    /** The brand the key acts on; null: the workspace's default brand. */
+    brandId: { type: String, default: null },
     name: { type: String, required: true },
-    scopes: { type: [String], required: true },
+    scopes: { type: [String], enum: permissions, required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active' },
     expiresAt: { type: Date, default: null },
     lastUsedAt: { type: Date, default: null },
@@ -19,17 +21,5 @@ const apiKeySchema = new Schema(
   { timestamps: true, versionKey: false },
 );
 
-export interface ApiKeyDoc {
-  _id: string;
-  keyId: string;
-  workspaceId: string;
-  userId: string;
-  name: string;
-  scopes: Permission[];
-  status: 'active' | 'revoked';
-  expiresAt: Date | null;
-  lastUsedAt: Date | null;
-  createdAt: Date;
-}
-
-export const ApiKey = mongoose.model<ApiKeyDoc>('ApiKey', apiKeySchema, 'api_keys');
+export type ApiKeyDoc = InferRawDocTypeFromSchema<typeof apiKeySchema>;
+export const ApiKey = mongoose.model('ApiKey', apiKeySchema, 'api_keys');

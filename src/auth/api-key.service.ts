@@ -1,22 +1,16 @@
 import { createHash, randomInt } from 'node:crypto';
-import { AppError, notFound } from '../errors/app-error.ts';
 import { permissions, type Permission } from '../../schema/account.ts';
+import { now } from '../clock.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
 import { ApiKey, type ApiKeyDoc } from './api-key.model.ts';
+import type { Principal } from './principal.ts';
 
-export const keyPrefix = 'lok';
+const keyPrefix = 'lok';
 const secretLength = 40;
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const keyPattern = /^lok_[0-9A-Za-z]{32,}$/;
 /** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
 const lastUsedResolutionMs = 60_000;
-
-export interface Principal {
-  keyId: string;
-  workspaceId: string;
-  userId: string;
-  scopes: Permission[];
-  status: 'active' | 'revoked';
-}
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -40,11 +34,13 @@ export async function createApiKey(input: {
   userId: string;
   name: string;
   scopes: Permission[];
+  /** Binds the key to one brand; null acts on the workspace's default brand. */
+  brandId?: string | null;
   expiresAt?: Date | null;
-}): Promise<{ id: string; apiKey: string; scopes: Permission[] }> {
+}): Promise<{ id: string; apiKey: string; scopes: Permission[]; brandId: string | null }> {
   const apiKey = generateKey();
-  const doc = await ApiKey.create({ ...input, _id: hashKey(apiKey), expiresAt: input.expiresAt ?? null });
-  return { id: doc.keyId, apiKey, scopes: doc.scopes };
+  const doc = await ApiKey.create({ ...input, _id: hashKey(apiKey), brandId: input.brandId ?? null, expiresAt: input.expiresAt ?? null });
+  return { id: doc.keyId, apiKey, scopes: doc.scopes, brandId: doc.brandId ?? null };
 }
 
 export async function revokeApiKey(id: string): Promise<{ id: string; status: 'revoked' }> {
@@ -53,24 +49,24 @@ export async function revokeApiKey(id: string): Promise<{ id: string; status: 'r
   return { id, status: 'revoked' };
 }
 
-/** Resolves a bearer header to its key, or throws 401 for anything not usable. */
-export async function authenticate(authorization: string | undefined): Promise<Principal> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!match) throw new AppError('unauthorized', 'Missing bearer credential: send Authorization: Bearer <API key>');
-  const token = match[1]!;
+/** The principal of an API key, or 401 for a key that is malformed, unknown, revoked or expired. */
+export async function principalForApiKey(token: string): Promise<Principal> {
   if (!keyPattern.test(token)) throw new AppError('unauthorized', 'Malformed API key');
   const key = await ApiKey.findById(hashKey(token)).lean<ApiKeyDoc>();
   if (!key) throw new AppError('unauthorized', 'Unknown API key');
   if (key.status !== 'active') throw new AppError('unauthorized', 'API key has been revoked');
-  const now = Date.now();
-  if (key.expiresAt && key.expiresAt.getTime() <= now) throw new AppError('unauthorized', 'API key has expired');
-  if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > lastUsedResolutionMs) {
-    void ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: new Date(now) } }).catch(() => undefined);
+  const at = now();
+  if (key.expiresAt && key.expiresAt.getTime() <= at.getTime()) throw new AppError('unauthorized', 'API key has expired');
+  if (!key.lastUsedAt || at.getTime() - key.lastUsedAt.getTime() > lastUsedResolutionMs) {
+    void ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: at } }).catch(() => undefined);
   }
-  return { keyId: key.keyId, workspaceId: key.workspaceId, userId: key.userId, scopes: key.scopes, status: key.status };
-}
-
-export function assertPermission(principal: Principal, needed: Permission) {
-  if (principal.scopes.includes('*') || principal.scopes.includes(needed)) return;
-  throw new AppError('missing_permission', `This API key lacks the "${needed}" permission`, { permission: needed });
+  return {
+    kind: 'api_key',
+    id: key.keyId,
+    workspaceId: key.workspaceId,
+    userId: key.userId,
+    brandId: key.brandId ?? null,
+    scopes: key.scopes,
+    status: key.status,
+  };
 }

@@ -10,7 +10,7 @@ const usage = `Usage:
   cli workspace create --name N --plan free|starter|pro|business --email E
   cli workspace update --id ID [--plan P] [--crawl-credits N] [--agent-credits N] [--validation-credits N] [--overage on|off]
   cli workspace show --id ID
-  cli keys create --workspace ID --name N --scopes read,write
+  cli keys create --workspace ID --name N --scopes read,write [--brand BRAND_ID]
   cli keys revoke --id ID`;
 
 class UsageError extends Error {}
@@ -22,6 +22,7 @@ const options = {
   id: { type: 'string' },
   workspace: { type: 'string' },
   scopes: { type: 'string' },
+  brand: { type: 'string' },
   overage: { type: 'string' },
   'crawl-credits': { type: 'string' },
   'agent-credits': { type: 'string' },
@@ -74,7 +75,7 @@ async function run(command: string, flags: Flags): Promise<unknown> {
       return showWorkspace(required(flags, 'id'));
     case 'keys create': {
       const workspaceId = required(flags, 'workspace');
-      return createOwnerKey(workspaceId, required(flags, 'name'), parseScopes(required(flags, 'scopes')));
+      return createOwnerKey(workspaceId, required(flags, 'name'), parseScopes(required(flags, 'scopes')), flags.brand ?? null);
     }
     case 'keys revoke':
       return revokeApiKey(required(flags, 'id'));
@@ -89,7 +90,7 @@ async function main() {
   const config = loadConfig();
   logToStderr();
   setLogLevel(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
-  const closeDatabase = await openDatabase(config);
+  const closeDatabase = await openDatabase(config, { role: 'cli' });
   try {
     console.log(JSON.stringify(await run(command, values)));
   } finally {

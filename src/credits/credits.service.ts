@@ -1,38 +1,13 @@
-import mongoose, { Schema } from 'mongoose';
+import { storeIsFerretDb } from '../db/connection.ts';
 import { withKeyLock } from '../db/key-lock.ts';
 import { updateIfMatches } from '../db/update-if-matches.ts';
-import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { creditsSpent } from '../metrics/metrics.ts';
+import { debitAtomically } from './atomic-debit.ts';
+import { debitInBatches } from './batched-debit.ts';
+import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
+import { readBalance, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
-export const creditKinds = ['crawl', 'agent', 'validation'] as const;
-export type CreditKind = (typeof creditKinds)[number];
-
-const creditSchema = new Schema(
-  {
-    _id: String, // the workspace id
-    crawl: { type: Number, default: 0 },
-    agent: { type: Number, default: 0 },
-    validation: { type: Number, default: 0 },
-    overage: { type: Boolean, default: false },
-    /** Credits spent beyond the balance while overage was on, to be billed. */
-    overageUsed: {
-      crawl: { type: Number, default: 0 },
-      agent: { type: Number, default: 0 },
-      validation: { type: Number, default: 0 },
-    },
-  },
-  { versionKey: false, timestamps: true },
-);
-
-interface CreditDoc {
-  _id: string;
-  crawl: number;
-  agent: number;
-  validation: number;
-  overage: boolean;
-  overageUsed: Record<CreditKind, number>;
-}
-
-const CreditBalance = mongoose.model<CreditDoc>('CreditBalance', creditSchema, 'credit_balances');
+export { creditKinds, creditsExhausted, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
 export interface Balances {
   crawl: number;
@@ -41,13 +16,7 @@ export interface Balances {
   overage: boolean;
 }
 
-const exhaustedCode: Record<CreditKind, ErrorCode> = {
-  crawl: 'insufficient_credits',
-  agent: 'insufficient_credits',
-  validation: 'validation_credits_exhausted',
-};
-
-const toBalances = (doc: CreditDoc | null): Balances => ({
+const toBalances = (doc: CreditBalanceDoc | null): Balances => ({
   crawl: doc?.crawl ?? 0,
   agent: doc?.agent ?? 0,
   validation: doc?.validation ?? 0,
@@ -55,59 +24,51 @@ const toBalances = (doc: CreditDoc | null): Balances => ({
 });
 
 export async function getBalances(workspaceId: string): Promise<Balances> {
-  return toBalances(await CreditBalance.findById(workspaceId).lean<CreditDoc>());
+  return toBalances(await readBalance(workspaceId));
 }
 
 export async function setBalances(workspaceId: string, changes: Partial<Balances>): Promise<Balances> {
   const doc = await withKeyLock(`credits:${workspaceId}`, () =>
-    CreditBalance.findOneAndUpdate({ _id: workspaceId }, { $set: changes }, { upsert: true, returnDocument: 'after' }).lean<CreditDoc>(),
+    CreditBalance.findOneAndUpdate({ _id: workspaceId }, { $set: changes }, { upsert: true, returnDocument: 'after' }).lean<CreditBalanceDoc>(),
   );
   return toBalances(doc);
 }
 
-export interface Debit {
-  /** Credits taken from the balance. */
-  charged: number;
-  /** Credits spent beyond the balance because overage is on. */
-  overage: number;
-  remaining: number;
-}
-
 /**
- * Takes `amount` credits of one kind, atomically: the balance never goes
- * below zero. With overage off a short balance is a 402 and nothing is
- * taken; with overage on the balance is emptied and the rest recorded as
- * overage.
+ * Takes `amount` credits of one kind: the balance never goes below zero.
+ * With overage off a short balance is a 402 (or the kind's code) and
+ * nothing is taken; with overage on the balance is emptied and the rest
+ * recorded as overage. With `once`, an item already charged to the account
+ * is not charged again (the answer says `repeated`).
  */
-export function debitCredits(workspaceId: string, kind: CreditKind, amount: number): Promise<Debit> {
-  return withKeyLock(`credits:${workspaceId}`, async () => {
-    for (;;) {
-      const taken = await updateIfMatches(CreditBalance, workspaceId, { [kind]: { $gte: amount } }, { $inc: { [kind]: -amount } });
-      if (taken) return { charged: amount, overage: 0, remaining: taken[kind] };
-
-      const stored = await CreditBalance.findById(workspaceId).lean<CreditDoc>();
-      const current = toBalances(stored);
-      if (!stored || !current.overage) {
-        throw new AppError(exhaustedCode[kind], `Not enough ${kind} credits: ${amount} needed, ${current[kind]} left`, {
-          needed: amount,
-          remaining: current[kind],
-        });
-      }
-      // Empty the balance only if nobody changed it since we read it; otherwise try again.
-      const emptied = await updateIfMatches(
-        CreditBalance,
-        workspaceId,
-        { [kind]: current[kind] },
-        { $set: { [kind]: 0 }, $inc: { [`overageUsed.${kind}`]: amount - current[kind] } },
-      );
-      if (emptied) return { charged: current[kind], overage: amount - current[kind], remaining: 0 };
-    }
-  });
+export async function debitCredits(workspaceId: string, kind: CreditKind, amount: number, once?: ChargeOnce): Promise<Debit> {
+  const debit = await (storeIsFerretDb() ? debitInBatches(workspaceId, kind, amount, once) : debitAtomically(workspaceId, kind, amount, once));
+  creditsSpent.inc({ kind }, debit.charged + debit.overage);
+  return debit;
 }
 
-/** Gives credits back, for work that was paid for but not done. */
-export async function refundCredits(workspaceId: string, kind: CreditKind, amount: number): Promise<void> {
+export interface Usage {
+  /** Items charged so far. */
+  items: number;
+  charged: number;
+  overage: number;
+}
+
+/** What a usage account has been charged so far (zeros when it has none). */
+export async function usageOf(workspaceId: string, account: string): Promise<Usage> {
+  const found = (await readBalance(workspaceId))?.usage?.[account];
+  return { items: found?.items ?? 0, charged: found?.charged ?? 0, overage: found?.overage ?? 0 };
+}
+
+/** Opens a usage account for work about to charge items to it (an account already open is left as it is). */
+export async function openUsage(workspaceId: string, account: string): Promise<void> {
+  const path = `usage.${account}`;
   await withKeyLock(`credits:${workspaceId}`, () =>
-    CreditBalance.updateOne({ _id: workspaceId }, { $inc: { [kind]: amount } }, { upsert: true }),
+    updateIfMatches(CreditBalance, workspaceId, { [path]: { $exists: false } }, { $set: { [path]: { items: 0, next: 0, charged: 0, overage: 0 } } }),
   );
+}
+
+/** Closes a usage account once its work has ended (its totals stored with the work) or was deleted: later charges to it are refused. */
+export async function closeUsage(workspaceId: string, account: string): Promise<void> {
+  await withKeyLock(`credits:${workspaceId}`, () => CreditBalance.updateOne({ _id: workspaceId }, { $unset: { [`usage.${account}`]: '' } }));
 }

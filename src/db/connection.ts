@@ -1,15 +1,21 @@
 import mongoose from 'mongoose';
+import { settings } from '../config.ts';
 
 let ferretDb = false;
 
-/** True when the store is FerretDB, whose updates are not compare-and-swap. */
+/**
+ * True when the service treats the store as FerretDB, whose updates are not
+ * compare-and-swap: conditional updates are then checked in the process and
+ * serialized per key (key-lock.ts). False on MongoDB, and on any store with
+ * STORE_SEMANTICS=mongodb.
+ */
 export const storeIsFerretDb = () => ferretDb;
 
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: true });
   const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
-  ferretDb = typeof info.ferretdbVersion === 'string';
+  ferretDb = typeof info.ferretdbVersion === 'string' && settings().STORE_SEMANTICS === 'auto';
   // Indexes are declared on the models; build them before serving.
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   return mongoose;
@@ -20,3 +26,27 @@ export async function disconnectDatabase() {
 }
 
 export const databaseReady = () => mongoose.connection.readyState === 1;
+
+/**
+ * Calls `onLost` once the connection has been down for `graceMs` without
+ * coming back (the driver reconnects by itself meanwhile, and /healthz
+ * answers 503), so a supervisor can restart a service that would otherwise
+ * answer 500 forever. Returns the function that stops watching.
+ */
+export function watchConnection(graceMs: number, onLost: (reason: string) => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  const down = () => {
+    timer ??= setTimeout(() => onLost(`the database connection was lost ${Math.round(graceMs / 1000)} s ago and has not come back`), graceMs);
+  };
+  const up = () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  mongoose.connection.on('disconnected', down);
+  mongoose.connection.on('connected', up);
+  return () => {
+    up();
+    mongoose.connection.off('disconnected', down);
+    mongoose.connection.off('connected', up);
+  };
+}

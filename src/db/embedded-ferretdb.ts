@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { lockDataDir, processRuns, type DataDirLock, type LockHolder } from './data-dir-lock.ts';
 import { ensureFerretDbBinary } from './ferretdb-binary.ts';
 
 export interface EmbeddedDatabase {
@@ -13,6 +15,24 @@ interface Options {
   dataDir: string;
   binary?: string;
   log: (line: string) => void;
+  /** What this process is, recorded in the folder's lock and named to a process refused: `start`, `api`, `worker`, `cli`. */
+  role?: string;
+  /** Join the FerretDB a running service owns instead of refusing (the CLI, which must work beside `npm start`). */
+  join?: boolean;
+  /** Called once if the FerretDB this process started exits while still in use. */
+  onExit?: (reason: string) => void;
+}
+
+/** How long a process waits for a CLI command holding the folder (a second or two) to finish. */
+const cliWaitMs = 30_000;
+/** How long FerretDB has to stop on SIGTERM before it is killed. */
+const stopGraceMs = 5_000;
+
+/** `<dataDir>/ferretdb.json`: FerretDB's pid from its spawn on, for a takeover to stop it; its port only while joiners may use it. */
+interface State {
+  pid: number;
+  port?: number;
+  owner: number;
 }
 
 const freePort = () =>
@@ -35,57 +55,243 @@ const canConnect = (port: number) =>
     socket.once('error', () => done(false));
   });
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`FerretDB exited with code ${child.exitCode} before listening`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`FerretDB exited with code ${child.exitCode ?? child.signalCode} before listening`);
     if (await canConnect(port)) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
   throw new Error(`FerretDB did not listen on port ${port} within ${timeoutMs} ms`);
 }
 
+/** Polls until `pid` has exited; false if it still runs after `ms`. */
+async function exitsWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (processRuns(pid)) {
+    if (Date.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+/** The same, blocking: for process 'exit', where nothing asynchronous runs any more. */
+function exitsWithinSync(pid: number, ms: number): boolean {
+  const deadline = Date.now() + ms;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (processRuns(pid)) {
+    if (Date.now() > deadline) return false;
+    Atomics.wait(pause, 0, 0, 5);
+  }
+  return true;
+}
+
+const signal = (pid: number, name: NodeJS.Signals) => {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // exited already
+  }
+};
+
+/** Stops `pid`: SIGTERM, then SIGKILL if it still runs after stopGraceMs. False if even that did not end it. */
+async function terminate(pid: number): Promise<boolean> {
+  signal(pid, 'SIGTERM');
+  if (await exitsWithin(pid, stopGraceMs)) return true;
+  signal(pid, 'SIGKILL');
+  return exitsWithin(pid, stopGraceMs);
+}
+
+const roleNames: Record<string, string> = {
+  start: 'a running service (`start`)',
+  api: 'a running API (`api`)',
+  worker: 'a running job worker (`worker`)',
+  cli: 'an admin CLI command',
+};
+const describe = (holder: LockHolder) => `${roleNames[holder.role] ?? `a process (${holder.role})`}, pid ${holder.pid}, since ${holder.since}`;
+
+const inUse = (dataDir: string, holder: LockHolder) =>
+  new Error(
+    `DATA_DIR ${dataDir} is in use by ${describe(holder)}: the embedded database serves one process. ` +
+      'Stop that process or set DATA_DIR to another folder; several processes need MONGODB_URI.',
+  );
+
+const notServing = (dataDir: string, holder: LockHolder) =>
+  new Error(`DATA_DIR ${dataDir} belongs to ${describe(holder)}, whose database did not answer within ${cliWaitMs / 1000} s: try again once it serves.`);
+
+/** FerretDB's last error line without its timestamp, Go call frames and wrapping: the SQLite message. */
+const lastError = (stderr: string) =>
+  (stderr.trim().split('\n').at(-1) ?? '')
+    .replace(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d /, '')
+    .replace(/\[[^\]]*\] /g, '')
+    .replace(/^failed to construct handler: /, '');
+
+/** Errors FerretDB gives when a database file is not one it can open: left half-made by an interrupted first start. */
+const damage = /no such table: _ferretdb_|file is not a database|malformed/;
+
+function startFailure(dataDir: string, stderr: string, cause: Error): Error {
+  const reason = lastError(stderr) || cause.message;
+  if (!damage.test(stderr)) return new Error(`The embedded database did not start: ${reason}`);
+  const files = readdirSync(dataDir)
+    .filter((name) => name.endsWith('.sqlite'))
+    .map((name) => join(dataDir, name));
+  return new Error(
+    `The embedded database in ${dataDir} is damaged (${reason}): stop every process using this DATA_DIR, then move ` +
+      `${files.join(', ')} and its -wal and -shm files aside (the service then starts empty), or restore them from a backup.`,
+  );
+}
+
+const sqliteUrl = (dataDir: string) => `file:${dataDir}/`;
+
 /**
- * Starts FerretDB as a child process, or joins the one another process of
- * this project already runs on the same data directory (its port is kept
- * in `<dataDir>/ferretdb.json`), so the CLI works beside a running service.
+ * Starts the FerretDB binary on a free port; tries another port if one was taken between the probe and the bind.
+ * `spawned` learns of each child as it starts, so that this process can stop it however it ends.
+ */
+async function launch(binary: string, dataDir: string, spawned: (child: ChildProcess) => void): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const args = ['--listen-addr', `127.0.0.1:${port}`, '--exit-on-stdin-eof', '--log-level', 'error', '--handler', 'sqlite', '--sqlite-url', sqliteUrl(dataDir)];
+    // stdin is a pipe so that FerretDB stops when this process is killed outright (nothing of ours runs then). Its own
+    // process group keeps a terminal's Ctrl-C from stopping it before this process has stopped using it.
+    const child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
+    spawned(child);
+    let stderr = '';
+    const collect = (chunk: Buffer) => (stderr += chunk);
+    child.stderr!.on('data', collect);
+    try {
+      await waitForPort(port, child, 30_000);
+    } catch (error) {
+      child.kill('SIGKILL');
+      if (!(await exitsWithin(child.pid!, stopGraceMs))) throw new Error(`FerretDB (pid ${child.pid}) did not stop after failing to start`);
+      if (/address already in use/.test(stderr) && attempt < 3) continue;
+      throw startFailure(dataDir, stderr, error as Error);
+    }
+    // Kept until it listens, so a failed start is one line; from then on its errors go to our stderr as they come.
+    child.stderr!.off('data', collect);
+    child.stderr!.pipe(process.stderr, { end: false });
+    return { child, port };
+  }
+}
+
+const readState = (stateFile: string): State | undefined => {
+  try {
+    return JSON.parse(readFileSync(stateFile, 'utf8')) as State;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The FerretDB a running service owns, if it already answers. */
+async function joinOwner(stateFile: string, holder: LockHolder): Promise<EmbeddedDatabase | undefined> {
+  const state = readState(stateFile);
+  if (state?.owner !== holder.pid || typeof state.port !== 'number' || !(await canConnect(state.port))) return undefined;
+  return { uri: `mongodb://127.0.0.1:${state.port}/leadops`, stop: async () => {} };
+}
+
+/** True if `pid` runs FerretDB on `dataDir` (its arguments name the folder): after a restart the pid may be another's. */
+function servesFolder(pid: number, dataDir: string): boolean {
+  if (!processRuns(pid)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(sqliteUrl(dataDir));
+  } catch {
+    return !existsSync('/proc/self/cmdline'); // off Linux the pid is all there is to go by
+  }
+}
+
+/**
+ * Stops the FerretDB that a process which died holding the folder left running (ferretdb.json names it) before
+ * another opens the same files: it stops by itself once it sees its standard input close, but not if it hangs.
+ */
+async function stopLeftover(dataDir: string, stateFile: string) {
+  const pid = readState(stateFile)?.pid;
+  if (pid !== undefined && servesFolder(pid, dataDir) && !(await terminate(pid))) {
+    throw new Error(`FerretDB (pid ${pid}), left running on ${dataDir} by a process that died, does not stop: end it, then start again.`);
+  }
+  rmSync(stateFile, { force: true });
+}
+
+async function startOwned(dataDir: string, stateFile: string, options: Options, lock: DataDirLock): Promise<EmbeddedDatabase> {
+  let child: ChildProcess | undefined;
+  const writeState = (port?: number) => writeFileSync(stateFile, JSON.stringify({ pid: child!.pid!, port, owner: process.pid } satisfies State));
+  // The folder is freed only once this process's FerretDB no longer runs: another process may then open the files.
+  const release = () => {
+    if (child) {
+      if (processRuns(child.pid!)) return;
+      rmSync(stateFile, { force: true });
+    }
+    process.off('exit', onExit);
+    lock.release();
+  };
+  // However this process ends (process.exit on a lost database, a crash, a signal while starting), FerretDB goes
+  // first. Nothing asynchronous runs on 'exit', so it is killed outright and waited for blocking.
+  const onExit = () => {
+    if (child && processRuns(child.pid!)) {
+      child.kill('SIGKILL');
+      exitsWithinSync(child.pid!, 2_000);
+    }
+    release();
+  };
+  process.on('exit', onExit);
+
+  let port: number;
+  try {
+    await stopLeftover(dataDir, stateFile);
+    const binary = ensureFerretDbBinary(options.log, options.binary);
+    ({ port } = await launch(binary, dataDir, (spawned) => {
+      child = spawned;
+      writeState();
+    }));
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const ferretDb = child!;
+  writeState(port);
+
+  let stopping = false;
+  ferretDb.once('exit', (code, signal) => {
+    if (stopping) return;
+    rmSync(stateFile, { force: true });
+    options.onExit?.(`FerretDB (pid ${ferretDb.pid}) exited ${signal ? `on ${signal}` : `with code ${code}`}`);
+  });
+  return {
+    uri: `mongodb://127.0.0.1:${port}/leadops`,
+    stop: async () => {
+      stopping = true;
+      if (processRuns(ferretDb.pid!)) {
+        writeState(); // without the port: no CLI joins a FerretDB that is stopping
+        if (!(await terminate(ferretDb.pid!))) throw new Error(`FerretDB (pid ${ferretDb.pid}) does not stop: ${dataDir} stays locked`);
+      }
+      release();
+    },
+  };
+}
+
+/**
+ * Starts FerretDB as a child process on SQLite files in `dataDir`, which
+ * then belongs to this process alone (`<dataDir>/leadops.lock`, which one
+ * process creates, so two starts racing on a fresh folder cannot both set it
+ * up) until FerretDB has stopped. A folder a running service holds is
+ * refused with one line naming it, or, with `join` (the CLI), used through
+ * that service's FerretDB, whose port is in `<dataDir>/ferretdb.json`. A CLI
+ * command holding the folder is waited for.
  */
 export async function startEmbeddedFerretDb(options: Options): Promise<EmbeddedDatabase> {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const stateFile = join(dataDir, 'ferretdb.json');
-  if (existsSync(stateFile)) {
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { pid: number; port: number };
-    if (isAlive(state.pid) && (await canConnect(state.port))) {
-      return { uri: `mongodb://127.0.0.1:${state.port}/leadops`, stop: async () => {} };
+  const deadline = Date.now() + cliWaitMs;
+  for (;;) {
+    const taken = await lockDataDir(dataDir, options.role ?? 'embedded');
+    if ('lock' in taken) return startOwned(dataDir, stateFile, options, taken.lock);
+    const { holder } = taken;
+    if (holder.role !== 'cli') {
+      if (!options.join) throw inUse(dataDir, holder);
+      const joined = await joinOwner(stateFile, holder);
+      if (joined) return joined;
+      // The service is still starting its FerretDB.
     }
+    if (Date.now() > deadline) throw options.join && holder.role !== 'cli' ? notServing(dataDir, holder) : inUse(dataDir, holder);
+    await sleep(100);
   }
-
-  const binary = ensureFerretDbBinary(options.log, options.binary);
-  const port = await freePort();
-  const args = ['--listen-addr', `127.0.0.1:${port}`, '--exit-on-stdin-eof', '--log-level', 'error', '--handler', 'sqlite', '--sqlite-url', `file:${dataDir}/`];
-  // stdin is a pipe only so that FerretDB stops when this process dies.
-  const child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'inherit'] });
-  await waitForPort(port, child, 30_000);
-  writeFileSync(stateFile, JSON.stringify({ pid: child.pid, port }));
-
-  return {
-    uri: `mongodb://127.0.0.1:${port}/leadops`,
-    stop: async () => {
-      rmSync(stateFile, { force: true });
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }

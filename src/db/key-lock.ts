@@ -12,7 +12,11 @@ const tails = new Map<string, Promise<unknown>>();
  * restores the invariant there (FerretDB deployments run one API process).
  */
 export function withKeyLock<T>(key: string, task: () => Promise<T>): Promise<T> {
-  if (!storeIsFerretDb()) return task();
+  return storeIsFerretDb() ? inTurn(key, task) : task();
+}
+
+/** Runs `task` after every earlier task queued under the same key has settled, whatever the store. */
+export function inTurn<T>(key: string, task: () => Promise<T>): Promise<T> {
   const previous = tails.get(key) ?? Promise.resolve();
   const run = previous.then(task, task);
   const tail = run.catch(() => undefined);

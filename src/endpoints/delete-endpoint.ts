@@ -1,9 +1,9 @@
 import { deleteEndpointOutput, endpointIdInput } from '../../schema/endpoints.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { deleteEndpoint } from './endpoints.service.ts';
 
-export const deleteEndpointProcedure = authorizedProcedure('write')
-  .meta({ openapi: { method: 'DELETE', path: '/api/endpoints/{id}', tags: ['Published endpoints'], summary: 'Delete a published endpoint' } })
+export const deleteEndpointProcedure = apiProcedure
+  .meta({ permission: 'write', openapi: { method: 'DELETE', path: '/api/endpoints/{id}', tags: ['Published endpoints'], summary: 'Delete a published endpoint' } })
   .input(endpointIdInput)
   .output(deleteEndpointOutput)
   .mutation(async ({ ctx, input }) => {

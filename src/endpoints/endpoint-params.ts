@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
-import { compileJsonSchema } from '../scraping/json-schema.ts';
+import { compileJsonSchema } from '../json-schema/json-schema.ts';
 
 const placeholders = (template: string) => [...template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1]!);
 

@@ -1,14 +1,19 @@
 import type { z } from 'zod';
 import type { createEndpointInput, PublishedEndpoint, updateEndpointInput } from '../../schema/endpoints.ts';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { findOwned } from '../db/find-owned.ts';
-import { AppError, notFound } from '../errors/app-error.ts';
-import { compileJsonSchema } from '../scraping/json-schema.ts';
+import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
+import { forgetEndpointCalls } from './endpoint-cache.ts';
+import { compileJsonSchema } from '../json-schema/json-schema.ts';
 import { getScraperDoc } from '../scraping/scrapers.service.ts';
 import { assertEndpointShape } from './endpoint-params.ts';
 import { Endpoint, type EndpointDoc } from './endpoint.model.ts';
 
 export async function toEndpoint(doc: EndpointDoc): Promise<PublishedEndpoint> {
-  const outputSchema = doc.outputSchemaJson ?? (await getScraperDoc(doc.workspaceId, doc.scraperId).then((s) => s.outputSchemaJson, () => '{}'));
+  // A scraper cannot be deleted while an endpoint uses it; only an endpoint created as its scraper was being
+  // deleted can point at nothing, and it then shows an empty schema rather than break the list.
+  const scraper = doc.outputSchemaJson ? null : await getScraperDoc(doc.workspaceId, doc.scraperId).catch(nullIfNotFound);
+  const outputSchema = doc.outputSchemaJson ?? scraper?.outputSchemaJson ?? '{}';
   return {
     id: doc._id,
     slug: doc.slug,
@@ -27,23 +32,22 @@ export async function toEndpoint(doc: EndpointDoc): Promise<PublishedEndpoint> {
   };
 }
 
-async function assertSlugFree(workspaceId: string, slug: string, exceptId?: string) {
-  const taken = await Endpoint.exists({ workspaceId, slug, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
-  if (taken) throw new AppError('conflict', `slug: "${slug}" is already used by another endpoint`, { field: 'slug' });
-}
-
+/** The unique index on (workspace, slug) is what keeps slugs unique; its refusal becomes a 409 naming the field. */
 const slugConflict = (error: unknown, slug: string | undefined) => {
-  if ((error as { code?: number }).code === 11000) return new AppError('conflict', `slug: "${slug}" is already used by another endpoint`, { field: 'slug' });
+  if (isDuplicateKey(error)) return new AppError('conflict', `slug: "${slug}" is already used by another endpoint`, { field: 'slug' });
   return error;
 };
 
-export async function createEndpoint(workspaceId: string, input: z.infer<typeof createEndpointInput>): Promise<PublishedEndpoint> {
-  await getScraperDoc(workspaceId, input.scraper_id).catch(() => {
-    throw new AppError('validation_failed', 'scraper_id: no such scraper in this workspace', { field: 'scraper_id' });
+/** The scraper an endpoint is to use: 404 naming `scraper_id` when the workspace has no such scraper. */
+const assertScraperExists = (workspaceId: string, scraperId: string) =>
+  getScraperDoc(workspaceId, scraperId).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === 'not_found' ? notFound('Scraper', 'scraper_id') : error;
   });
+
+export async function createEndpoint(workspaceId: string, input: z.infer<typeof createEndpointInput>): Promise<PublishedEndpoint> {
+  await assertScraperExists(workspaceId, input.scraper_id);
   assertEndpointShape(input.param_schema, input.url_template);
   if (input.output_schema) compileJsonSchema(input.output_schema, 'output_schema');
-  await assertSlugFree(workspaceId, input.slug);
   const doc = await Endpoint.create({
     workspaceId,
     slug: input.slug,
@@ -75,7 +79,7 @@ export async function endpointBySlug(workspaceId: string, slug: string): Promise
   return doc;
 }
 
-export async function listEndpointDocs(workspaceId: string): Promise<EndpointDoc[]> {
+async function listEndpointDocs(workspaceId: string): Promise<EndpointDoc[]> {
   return Endpoint.find({ workspaceId }).sort({ createdAt: -1, _id: 1 }).lean<EndpointDoc[]>();
 }
 
@@ -85,11 +89,10 @@ export async function listEndpoints(workspaceId: string): Promise<PublishedEndpo
 
 export async function updateEndpoint(workspaceId: string, input: z.infer<typeof updateEndpointInput>): Promise<PublishedEndpoint> {
   const current = await getEndpointDoc(workspaceId, input.id);
-  if (input.scraper_id) await getScraperDoc(workspaceId, input.scraper_id);
+  if (input.scraper_id) await assertScraperExists(workspaceId, input.scraper_id);
   const paramSchema = input.param_schema ?? (JSON.parse(current.paramSchemaJson) as Record<string, unknown>);
   assertEndpointShape(paramSchema, input.url_template ?? current.urlTemplate);
   if (input.output_schema) compileJsonSchema(input.output_schema, 'output_schema');
-  if (input.slug && input.slug !== current.slug) await assertSlugFree(workspaceId, input.slug, current._id);
   const changes: Partial<EndpointDoc> = {
     ...(input.slug !== undefined && { slug: input.slug }),
     ...(input.name !== undefined && { name: input.name }),
@@ -111,7 +114,13 @@ export async function updateEndpoint(workspaceId: string, input: z.infer<typeof 
   return toEndpoint(updated!);
 }
 
+/** The slugs of the workspace's endpoints backed by a scraper (a scraper in use cannot be deleted). */
+export async function endpointSlugsUsingScraper(workspaceId: string, scraperId: string): Promise<string[]> {
+  return (await Endpoint.find({ workspaceId, scraperId }, { slug: 1 }).lean<Array<{ slug: string }>>()).map((e) => e.slug);
+}
+
 export async function deleteEndpoint(workspaceId: string, id: string): Promise<void> {
   const doc = await getEndpointDoc(workspaceId, id);
   await Endpoint.deleteOne({ _id: doc._id });
+  await forgetEndpointCalls(doc._id);
 }

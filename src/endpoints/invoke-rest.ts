@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { uuid } from '../../schema/common.ts';
 import type { RequestContext } from '../trpc/context.ts';
 import type { Meta } from '../trpc/init.ts';
 import type { InvokeResult } from './invoke.service.ts';
@@ -6,8 +8,11 @@ import type { InvokeResult } from './invoke.service.ts';
 export const invokeRestMeta = {
   errorStyle: 'scraping',
   successStatus: (output: InvokeResult) => (output.status === 'completed' ? 200 : 202),
-  otherSuccessStatuses: { 202: 'Still running: `{ runId, status }`; poll GET /v1/e/{slug}/results/{runId}' },
   restBody: (output: InvokeResult) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
+  restResponses: {
+    200: { description: 'The extracted data itself (X-Cache says HIT or MISS, Age its age in seconds)', body: z.unknown() },
+    202: { description: 'Still running: poll GET /v1/e/{slug}/results/{runId}', body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }) },
+  },
 } satisfies Partial<Meta>;
 
 /** `X-Cache: HIT|MISS` and `Age` say where the data came from. */

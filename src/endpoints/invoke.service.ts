@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
-import { AppError, notFound } from '../errors/app-error.ts';
-import { freshCacheEntry } from '../scraping/endpoint-cache.ts';
+import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
 import type { ScrapeRunDoc } from '../scraping/scrape-run.model.ts';
-import { findRun, getRun, queueRun, runData, waitForRunToEnd } from '../scraping/scrape-runs.service.ts';
+import { getRun, queueRun, runData, waitForRunToEnd } from '../scraping/scrape-runs.service.ts';
 import { getScraperDoc } from '../scraping/scrapers.service.ts';
+import { cacheCompletedRun, findEndpointCall, forgetEndpointCall, freshCacheEntry, recordEndpointCall } from './endpoint-cache.ts';
 import { cacheKeyFor, fillTemplate, validateParams } from './endpoint-params.ts';
 import { endpointBySlug } from './endpoints.service.ts';
-import type { EndpointDoc } from './endpoint.model.ts';
 
 export interface InvokeResult {
   status: 'completed' | 'queued' | 'running';
@@ -16,11 +17,22 @@ export interface InvokeResult {
   ageSeconds: number;
 }
 
+const ageOf = (since: Date | null | undefined) => Math.floor((nowMs() - (since ?? new Date(nowMs())).getTime()) / 1000);
+
+/** The run's data once completed, else its status to poll. */
 async function answer(run: ScrapeRunDoc): Promise<InvokeResult> {
   const { status, data } = await runData(run);
   if (status !== 'completed') return { status: status as 'queued' | 'running', runId: run._id, cache: 'MISS', ageSeconds: 0 };
-  const age = Math.floor((Date.now() - (run.finishedAt ?? new Date()).getTime()) / 1000);
-  return { status: 'completed', runId: run._id, data, cache: 'MISS', ageSeconds: age };
+  return { status: 'completed', runId: run._id, data, cache: 'MISS', ageSeconds: ageOf(run.finishedAt) };
+}
+
+/** The cached result for these parameters, if one is fresh and its run still holds the data. */
+async function cachedResult(workspaceId: string, cacheKey: string): Promise<InvokeResult | null> {
+  const cached = await freshCacheEntry(cacheKey);
+  const run = cached && (await getRun(workspaceId, cached.runId).catch(nullIfNotFound));
+  if (!cached || run?.status !== 'completed') return null;
+  const { data } = await runData(run);
+  return { status: 'completed', runId: null, data, cache: 'HIT', ageSeconds: ageOf(cached.storedAt) };
 }
 
 /**
@@ -33,31 +45,32 @@ export async function invokeEndpoint(workspaceId: string, slug: string, params: 
   if (endpoint.method !== via) throw new AppError('method_not_allowed', `This endpoint is called with ${endpoint.method}`);
   const values = validateParams(JSON.parse(endpoint.paramSchemaJson) as Record<string, unknown>, params, via === 'GET');
   const cacheKey = cacheKeyFor(workspaceId, slug, values);
-
   if (endpoint.freshness === 'cached_ok') {
-    const cached = await freshCacheEntry(cacheKey);
-    const run = cached && (await findRun(cached.runId));
-    if (cached && run?.status === 'completed') {
-      const { data } = await runData(run);
-      return { status: 'completed', runId: null, data, cache: 'HIT', ageSeconds: Math.floor((Date.now() - cached.storedAt.getTime()) / 1000) };
-    }
+    const cached = await cachedResult(workspaceId, cacheKey);
+    if (cached) return cached;
   }
 
   const scraper = await getScraperDoc(workspaceId, endpoint.scraperId);
-  const { run } = await queueRun(workspaceId, scraper, fillTemplate(endpoint.urlTemplate, values), {
-    endpointId: endpoint._id,
-    cacheKey,
-    cacheTtlSeconds: endpoint.cacheTtlSeconds,
-    outputSchemaJson: endpoint.outputSchemaJson,
-  });
+  // The call is recorded before the run exists, so the run's completion always finds where to cache its result.
+  const runId = randomUUID();
+  await recordEndpointCall({ _id: runId, workspaceId, endpointId: endpoint._id, cacheKey, cacheTtlSeconds: endpoint.cacheTtlSeconds });
+  const { run } = await queueRun(workspaceId, scraper, fillTemplate(endpoint.urlTemplate, values), { runId, outputSchemaJson: endpoint.outputSchemaJson }).catch(
+    async (error: unknown) => {
+      await forgetEndpointCall(runId);
+      throw error;
+    },
+  );
   if (endpoint.mode === 'async') return { status: 'queued', runId: run._id, cache: 'MISS', ageSeconds: 0 };
-  return answer(await waitForRunToEnd(run._id, settings().INVOKE_INLINE_TIMEOUT_MS));
+  const ended = await waitForRunToEnd(workspaceId, run._id, settings().INVOKE_INLINE_TIMEOUT_MS);
+  // Cached for the next callers now, not only when the completion event's subscriber gets to it.
+  if (ended.status === 'completed') await cacheCompletedRun(ended._id);
+  return answer(ended);
 }
 
 /** GET /v1/e/{slug}/results/{runId}: the run's status until done, then its data. */
 export async function endpointResult(workspaceId: string, slug: string, runId: string): Promise<InvokeResult> {
-  const endpoint: EndpointDoc = await endpointBySlug(workspaceId, slug);
-  const run = await getRun(workspaceId, runId);
-  if (run.endpointId !== endpoint._id) throw notFound('Run');
-  return answer(run);
+  const endpoint = await endpointBySlug(workspaceId, slug);
+  const call = await findEndpointCall(runId);
+  if (call?.endpointId !== endpoint._id) throw notFound('Run');
+  return answer(await getRun(workspaceId, runId));
 }

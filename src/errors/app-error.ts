@@ -1,6 +1,3 @@
-import { TRPCError } from '@trpc/server';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-
 /** Every machine-readable error code the API answers with, and its HTTP status. */
 export const errorStatus = {
   validation_failed: 400,
@@ -16,47 +13,48 @@ export const errorStatus = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
-  run_failed: 422,
+  inbox_paused: 409,
+  inbox_cap_reached: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  run_failed: 422,
+  suppressed: 422,
+  message_rejected: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
+  smtp_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
 
-const trpcCodeByStatus: Record<number, TRPC_ERROR_CODE_KEY> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  402: 'PAYMENT_REQUIRED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_SUPPORTED',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  422: 'UNPROCESSABLE_CONTENT',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'TOO_MANY_REQUESTS',
-  500: 'INTERNAL_SERVER_ERROR',
-};
-
 /**
- * The one error type services throw. It is a TRPCError so every surface
- * (REST, GraphQL, tRPC) sees the same status; `extra` carries the spec's
- * additional body fields (for example `used` and `limit` on lead_limit).
+ * The one error type services throw: a code from the table above, a message
+ * for people, and `extra` body fields (for example `used` and `limit` on
+ * lead_limit). It knows nothing of the surfaces; toErrorResponse maps it.
  */
-export class AppError extends TRPCError {
-  readonly appCode: ErrorCode;
-  readonly status: number;
+export class AppError extends Error {
+  readonly code: ErrorCode;
   readonly extra: Record<string, unknown>;
 
-  /** `status` overrides the code's usual status where the spec asks (scraping answers 403 for credits). */
-  constructor(appCode: ErrorCode, message: string, extra: Record<string, unknown> = {}, status: number = errorStatus[appCode]) {
-    super({ code: trpcCodeByStatus[status] ?? 'INTERNAL_SERVER_ERROR', message });
-    this.appCode = appCode;
-    this.status = status;
+  constructor(code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
     this.extra = extra;
+  }
+
+  /** The code's usual HTTP status (a surface's error style may answer another, see toErrorResponse). */
+  get status(): number {
+    return errorStatus[this.code];
   }
 }
 
-export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+/** For `.catch()`: a not_found becomes null, anything else is thrown on. */
+export const nullIfNotFound = (error: unknown): null => {
+  if (error instanceof AppError && error.code === 'not_found') return null;
+  throw error;
+};
+
+export const notFound = (what: string, field?: string) => new AppError('not_found', `${field ? `${field}: ` : ''}${what} not found`, field ? { field } : {});

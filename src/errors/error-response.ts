@@ -7,6 +7,13 @@ export interface ErrorBody {
   [extra: string]: unknown;
 }
 
+/**
+ * How a route answers errors. `scraping`: as the spec's scraping routes do,
+ * with `success: false` and an `errorType`, and 403 (not 402) for a key
+ * whose workspace is out of crawl credits.
+ */
+export type ErrorStyle = 'standard' | 'scraping';
+
 interface Issue {
   path: PropertyKey[];
   message: string;
@@ -29,15 +36,24 @@ function describeIssue(issue: Issue): { field: string; message: string } {
   return { field, message: `${field}: ${issue.message}` };
 }
 
-/** Builds the `{ error, code, ... }` body and HTTP status for any thrown value. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
-  if (error instanceof AppError) {
-    return { status: error.status, body: { error: error.message, code: error.appCode, ...error.extra } };
-  }
+/** tRPC's own errors (bad input, unparsable requests) in the API's codes. */
+const codeOfTrpcError: Partial<Record<TRPCError['code'], ErrorCode>> = {
+  PARSE_ERROR: 'invalid_json',
+  BAD_REQUEST: 'validation_failed',
+  NOT_FOUND: 'not_found',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+  METHOD_NOT_SUPPORTED: 'method_not_allowed',
+};
+
+function standardResponse(error: unknown): { status: number; body: ErrorBody } {
+  // Callers and middleware wrap what a procedure throws in a TRPCError; the service's error is its cause.
+  const cause = error instanceof TRPCError && error.cause ? error.cause : error;
+  if (cause instanceof AppError) return { status: cause.status, body: { error: cause.message, code: cause.code, ...cause.extra } };
   if (error instanceof TRPCError) {
-    const cause = error.cause as { issues?: unknown } | undefined;
-    if (error.code === 'BAD_REQUEST' && isIssueList(cause?.issues)) {
-      const described = cause.issues.map(describeIssue);
+    const issues = (error.cause as { issues?: unknown } | undefined)?.issues;
+    if (error.code === 'BAD_REQUEST' && isIssueList(issues)) {
+      const described = issues.map(describeIssue);
       return {
         status: 400,
         body: {
@@ -48,15 +64,7 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
         },
       };
     }
-    const known: Partial<Record<TRPCError['code'], ErrorCode>> = {
-      PARSE_ERROR: 'invalid_json',
-      BAD_REQUEST: 'validation_failed',
-      NOT_FOUND: 'not_found',
-      PAYLOAD_TOO_LARGE: 'payload_too_large',
-      UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
-      METHOD_NOT_SUPPORTED: 'method_not_allowed',
-    };
-    const code = known[error.code];
+    const code = codeOfTrpcError[error.code];
     if (code) return { status: errorStatus[code], body: { error: error.message, code } };
   }
   // Anything else is a fault of ours: say so without internals.
@@ -65,13 +73,39 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
 
 const scrapingErrorTypes: Partial<Record<ErrorCode, string>> = {
   unauthorized: 'authentication_error',
-  insufficient_credits: 'insufficient_credits',
   missing_permission: 'authorization_error',
   rate_limited: 'rate_limit_error',
   validation_failed: 'validation_error',
 };
 
-/** The scraping routes' error body: `{ success: false, error, errorType }` plus the usual fields. */
-export function scrapingErrorBody(body: ErrorBody) {
-  return { success: false, ...body, errorType: scrapingErrorTypes[body.code] ?? body.code };
+/** The status and `{ error, code, ... }` body for any thrown value, in the route's error style; REST, GraphQL and tRPC all answer from it. */
+export function toErrorResponse(error: unknown, style: ErrorStyle = 'standard'): { status: number; body: ErrorBody } {
+  const response = standardResponse(error);
+  if (style !== 'scraping') return response;
+  const { status, body } = response;
+  return {
+    status: body.code === 'insufficient_credits' ? 403 : status,
+    body: { success: false, ...body, errorType: scrapingErrorTypes[body.code] ?? body.code },
+  };
+}
+
+/** tRPC's error code for an HTTP status, so tRPC clients see the same status as REST. */
+export function trpcCodeForStatus(status: number): TRPCError['code'] {
+  const codes: Record<number, TRPCError['code']> = {
+    400: 'BAD_REQUEST',
+    401: 'UNAUTHORIZED',
+    402: 'PAYMENT_REQUIRED',
+    403: 'FORBIDDEN',
+    404: 'NOT_FOUND',
+    405: 'METHOD_NOT_SUPPORTED',
+    409: 'CONFLICT',
+    413: 'PAYLOAD_TOO_LARGE',
+    414: 'BAD_REQUEST',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+    422: 'UNPROCESSABLE_CONTENT',
+    429: 'TOO_MANY_REQUESTS',
+    431: 'BAD_REQUEST',
+    503: 'SERVICE_UNAVAILABLE',
+  };
+  return codes[status] ?? 'INTERNAL_SERVER_ERROR';
 }

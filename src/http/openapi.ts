@@ -1,73 +1,143 @@
 import { z } from 'zod';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { OperationObject } from 'openapi3-ts/oas31';
-import { errorBody } from '../../schema/common.ts';
+import { errorBody, scrapingErrorBody } from '../../schema/common.ts';
 import type { PublishedEndpoint } from '../../schema/endpoints.ts';
 import type { AppRouter } from '../router.ts';
-import { procedureDefs } from '../trpc/procedure-defs.ts';
+import type { Meta } from '../trpc/init.ts';
+import { procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { errorCodesOf, errorResponses } from './openapi-responses.ts';
 
 type Operation = {
+  description?: string;
+  'x-permission'?: string;
+  'x-plan'?: string;
   parameters?: Array<{ in: string; name: string }>;
   requestBody?: unknown;
   responses: Record<string, { description: string; content?: unknown }>;
 };
 
-/** JSON Schema of a zod schema, inlined (no $defs, which would not resolve inside the OpenAPI document). */
-const inlineJsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(schema, { io, metadata: z.registry(), unrepresentable: 'any' }) as Record<string, unknown>;
+/**
+ * JSON Schema of a zod schema, with its descriptions, inlined: zod puts
+ * schemas that have an `id` in `$defs`, which would not resolve inside the
+ * OpenAPI document, so each `#/$defs/...` reference is replaced by its schema.
+ */
+function inlineJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const { $schema: _dialect, $defs = {}, ...root } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const defs = $defs as Record<string, unknown>;
+  const inline = (node: unknown, seen: string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => inline(item, seen));
+    if (!node || typeof node !== 'object') return node;
+    const { $ref, ...rest } = node as Record<string, unknown>;
+    const entries = Object.entries(rest).map(([key, value]) => [key, inline(value, seen)]);
+    if (typeof $ref !== 'string' || !$ref.startsWith('#/$defs/')) return Object.fromEntries($ref === undefined ? entries : [['$ref', $ref], ...entries]);
+    const name = $ref.slice('#/$defs/'.length);
+    if (seen.includes(name)) throw new Error(`inlineJsonSchema: ${name} refers to itself`);
+    return { ...(inline(defs[name], [...seen, name]) as Record<string, unknown>), ...Object.fromEntries(entries) };
+  };
+  return inline(root, []) as Record<string, unknown>;
+}
 
-const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+const jsonContent = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
 
 /**
  * The OpenAPI 3.1 document: trpc-to-openapi's, corrected where the REST
- * bridge serves differently (success statuses, DELETE bodies, error bodies).
+ * bridge serves differently: success statuses and bodies (restResponses),
+ * DELETE bodies, and the error statuses each operation can really answer
+ * with the bodies it answers them with (openapi-responses.ts).
  */
 export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: 'Lead, Outreach, Agent and Scraping API',
     version: '2.0.0',
     baseUrl,
-    description: 'Every call carries `Authorization: Bearer <API key>`. Errors are `{ "error", "code" }` plus extra fields.',
+    description:
+      'Every call carries `Authorization: Bearer <API key>`. Errors are `{ "error", "code" }` plus the extra fields of the `Error` schema; ' +
+      'the scraping routes add `success: false` and `errorType` (`ScrapingError`). Each operation lists every status it answers.',
   });
-  document.components ??= {};
-  document.components.schemas = { ...document.components.schemas, Error: inlineJsonSchema(errorBody, 'output') as never };
+  // trpc-to-openapi's own error shapes (`error.BAD_REQUEST`, ...) are never sent: the API's are Error and ScrapingError.
+  const generated = Object.entries(document.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.'));
+  document.components = {
+    ...document.components,
+    schemas: {
+      ...Object.fromEntries(generated),
+      Error: inlineJsonSchema(errorBody, 'output') as never,
+      ScrapingError: inlineJsonSchema(scrapingErrorBody, 'output') as never,
+    },
+  };
 
-  for (const procedure of Object.values(procedureDefs(appRouter))) {
-    const openapi = procedure.meta?.openapi;
-    if (!openapi) continue;
+  const procedures = procedureDefs(appRouter);
+  for (const procedure of Object.values(procedures)) {
+    const meta = procedure.meta;
+    const openapi = meta?.openapi;
+    if (!meta || !openapi) continue;
     const operation = (document.paths?.[openapi.path] as Record<string, Operation> | undefined)?.[openapi.method.toLowerCase()];
     if (!operation) continue;
-    const success = procedure.meta?.successStatus;
-    if (typeof success === 'number' && success !== 200) {
-      operation.responses[String(success)] = operation.responses['200']!;
-      delete operation.responses['200'];
-    }
-    for (const [status, description] of Object.entries(procedure.meta?.otherSuccessStatuses ?? {})) {
-      operation.responses[status] = { ...operation.responses['200']!, description };
-    }
+    documentAccess(operation, meta);
     if (openapi.method === 'DELETE' && procedure.inputs[0]) {
       operation.parameters = operation.parameters?.filter((p) => p.in !== 'query');
-      operation.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: inlineJsonSchema(procedure.inputs[0], 'input') } },
-      };
+      operation.requestBody = { required: true, content: jsonContent(inlineJsonSchema(procedure.inputs[0], 'input')) };
     }
-    for (const status of ['400', '401', '403', '404', '429', '500']) {
-      operation.responses[status] = { description: operation.responses[status]?.description ?? 'Error', content: errorContent };
-    }
+    operation.responses = {
+      ...successResponses(operation.responses['200']!, meta),
+      ...errorResponses(errorCodesOf({ method: openapi.method, path: openapi.path, meta, takesInput: takesInput(procedure) }), meta.errorStyle),
+    };
   }
-  document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: invokeOperation('GET', { type: 'object' }, {}, 'slug') };
+  const invoke = procedures['endpoints.invoke']!;
+  document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug') };
+  dropSafeIntegerBounds(document);
   return document;
 }
 
-const runStatusSchema = {
-  type: 'object',
-  properties: { runId: { type: 'string', format: 'uuid' }, status: { type: 'string', enum: ['queued', 'running'] } },
-  required: ['runId', 'status'],
-};
+const takesInput = (procedure: ProcedureDef) => Boolean(procedure.inputs[0]) && procedure.inputs[0]!.def.type !== 'void';
 
-/** One call of a published endpoint: its parameters typed by its param_schema, its data by its output_schema. */
-function invokeOperation(method: 'GET' | 'POST', paramSchema: Record<string, unknown>, outputSchema: Record<string, unknown>, slugParameter?: string): OperationObject {
+/** The success responses as the REST bridge answers them: `restResponses` when declared, else the output at `successStatus` (and its `restMediaTypes`). */
+function successResponses(generated: Operation['responses'][string], meta: Meta): Operation['responses'] {
+  if (meta.restResponses) {
+    return Object.fromEntries(
+      Object.entries(meta.restResponses).map(([status, { description, body }]) => [status, { description, content: jsonContent(inlineJsonSchema(body, 'output')) }]),
+    );
+  }
+  const success = meta.restMediaTypes ? { ...generated, content: { ...(generated.content as object), ...meta.restMediaTypes } } : generated;
+  return { [String(typeof meta.successStatus === 'number' ? meta.successStatus : 200)]: success };
+}
+
+/**
+ * zod's `z.int()` bounds itself to the safe integers, which JSON Schema gets
+ * as `minimum: -9007199254740991` / `maximum: 9007199254740991`: no bound a
+ * client needs to see (reference pages show them as examples). Dropped.
+ */
+function dropSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+  if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+  for (const value of Object.values(record)) dropSafeIntegerBounds(value);
+}
+
+/** Who may call an operation: in its description for people, and as `x-permission` / `x-plan` for tools. */
+function documentAccess(operation: Operation, { permission, plan }: Meta) {
+  operation['x-permission'] = permission;
+  const access = [permission === 'any' ? 'Any valid credential may call this.' : `Permission: \`${permission}\`.`];
+  if (plan) {
+    operation['x-plan'] = plan;
+    access.push(`Plan: ${plan === 'paid' ? 'any paid plan' : 'Pro or Business'}.`);
+  }
+  operation.description = [operation.description, access.join(' ')].filter(Boolean).join('\n\n');
+}
+
+/** The answers of a call of a published endpoint, as its procedure declares them (`endpoints.invoke` for GET, `endpoints.invokePost` for POST). */
+function invokeResponses(method: 'GET' | 'POST', procedure: ProcedureDef): Operation['responses'] {
+  const meta = procedure.meta!;
+  return {
+    ...successResponses({ description: 'Successful response' }, meta),
+    ...errorResponses(errorCodesOf({ method, path: '/v1/e/{slug}', meta, takesInput: true }), meta.errorStyle),
+  };
+}
+
+/** One call of a published endpoint: its parameters typed by its param_schema; `responses` as invokeResponses. */
+function invokeOperation(method: 'GET' | 'POST', paramSchema: Record<string, unknown>, responses: Operation['responses'], slugParameter?: string): OperationObject {
   const properties = (paramSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
   const required = (paramSchema.required as string[] | undefined) ?? [];
   const query = Object.entries(properties).map(([name, schema]) => ({ in: 'query' as const, name, required: required.includes(name), schema, description: schema.description as string | undefined }));
@@ -75,22 +145,32 @@ function invokeOperation(method: 'GET' | 'POST', paramSchema: Record<string, unk
     tags: ['Published endpoints'],
     summary: slugParameter ? 'Call a published GET endpoint (its parameters are its own)' : `Call this published endpoint`,
     security: [{ Authorization: [] }],
+    description: 'Permission: `endpoints:invoke`.',
+    'x-permission': 'endpoints:invoke',
     parameters: [...(slugParameter ? [{ in: 'path' as const, name: slugParameter, required: true, schema: { type: 'string' as const } }] : []), ...(method === 'GET' ? query : [])],
-    ...(method === 'POST' && { requestBody: { required: true, content: { 'application/json': { schema: paramSchema } } } }),
-    responses: {
-      200: { description: 'The extracted data (X-Cache says HIT or MISS, Age its age in seconds)', content: { 'application/json': { schema: outputSchema } } },
-      202: { description: 'Still running: poll /v1/e/{slug}/results/{runId}', content: { 'application/json': { schema: runStatusSchema } } },
-      ...Object.fromEntries(['400', '401', '403', '404', '422', '429'].map((status) => [status, { description: 'Error', content: errorContent }])),
-    },
+    ...(method === 'POST' && { requestBody: { required: true, content: jsonContent(paramSchema) } }),
+    responses,
   };
 }
 
-/** The document for one workspace: each of its published endpoints at its own typed path. */
+/**
+ * The document for one workspace: each of its published endpoints at its own
+ * typed path, answering as `/v1/e/{slug}` does with that method, its data
+ * typed by its output_schema; never 405, as only its own method is documented.
+ */
 export function withPublishedEndpoints(document: OpenAPIObject, endpoints: PublishedEndpoint[]): OpenAPIObject {
   const paths = { ...document.paths };
+  const generic = document.paths?.['/v1/e/{slug}'] as Record<string, Operation> | undefined;
   for (const endpoint of endpoints) {
+    const { '405': _otherMethod, ...responses } = generic?.[endpoint.method.toLowerCase()]?.responses ?? {};
+    responses['200'] = { description: responses['200']?.description ?? 'The extracted data', content: jsonContent(endpoint.output_schema) };
     paths[`/v1/e/${endpoint.slug}`] = {
-      [endpoint.method.toLowerCase()]: { ...invokeOperation(endpoint.method, endpoint.param_schema, endpoint.output_schema), summary: endpoint.name, description: endpoint.description, operationId: `invoke_${endpoint.slug.replaceAll('-', '_')}` },
+      [endpoint.method.toLowerCase()]: {
+        ...invokeOperation(endpoint.method, endpoint.param_schema, responses),
+        summary: endpoint.name,
+        description: [endpoint.description, 'Permission: `endpoints:invoke`.'].filter(Boolean).join('\n\n'),
+        operationId: `invoke_${endpoint.slug.replaceAll('-', '_')}`,
+      },
     };
   }
   return { ...document, paths };

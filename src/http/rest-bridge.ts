@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../errors/app-error.ts';
-import { scrapingErrorBody, toErrorResponse } from '../errors/error-response.ts';
+import { noteRequest } from '../logger.ts';
+import { toErrorResponse } from '../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
@@ -11,6 +12,8 @@ import { sendJson } from './send-json.ts';
 
 interface Route {
   method: string;
+  /** The path as declared, e.g. /api/leads/{id}. */
+  template: string;
   pattern: RegExp;
   path: string;
   procedure: ProcedureDef;
@@ -29,11 +32,16 @@ interface Options {
  * (DELETE included), path parameters merged in, the procedure's
  * `successStatus`, and `{ error, code, ... }` bodies for errors.
  */
+const literalSegments = (template: string) => template.split('/').filter((segment) => segment && !segment.startsWith('{')).length;
+
 export function createRestBridge(appRouter: AppRouter, options: Options) {
-  const routes: Route[] = Object.entries(procedureDefs(appRouter)).flatMap(([path, procedure]) => {
-    const openapi = procedure.meta?.openapi;
-    return openapi ? [{ method: openapi.method, pattern: getPathRegExp(normalizePath(openapi.path)), path, procedure }] : [];
-  });
+  const routes: Route[] = Object.entries(procedureDefs(appRouter))
+    .flatMap(([path, procedure]) => {
+      const openapi = procedure.meta?.openapi;
+      return openapi ? [{ method: openapi.method, template: openapi.path, pattern: getPathRegExp(normalizePath(openapi.path)), path, procedure }] : [];
+    })
+    // A path is the resource of its most specific template: /api/leads/capacity before /api/leads/{id}.
+    .sort((a, b) => literalSegments(b.template) - literalSegments(a.template));
   const call = procedureCaller(appRouter);
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse) {
@@ -42,13 +50,15 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const pathname = normalizePath(url.pathname);
-      const matching = routes.filter((route) => route.pattern.test(pathname));
-      if (!matching.length) throw new AppError('not_found', `No route ${req.method} ${url.pathname}`);
-      route = matching.find((r) => r.method === req.method);
+      const best = routes.find((route) => route.pattern.test(pathname));
+      if (!best) throw new AppError('not_found', `No route ${req.method} ${url.pathname}`);
+      const resource = routes.filter((r) => r.template === best.template);
+      route = resource.find((r) => r.method === req.method);
       if (!route) {
-        res.setHeader('Allow', matching.map((r) => r.method).join(', '));
+        res.setHeader('Allow', resource.map((r) => r.method).join(', '));
         throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
       }
+      noteRequest({ route: route.template });
       const pathParams = route.pattern.exec(pathname)?.groups ?? {};
       const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
       ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
@@ -57,9 +67,9 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
       const status = typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
       sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
     } catch (error) {
-      const { status, body } = toErrorResponse(error);
+      const { status, body } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, route?.procedure.meta?.errorStyle === 'scraping' ? scrapingErrorBody(body) : body, ctx?.responseHeaders);
+      sendJson(res, status, body, ctx?.responseHeaders);
     }
   };
 }
@@ -70,7 +80,7 @@ async function readInput(req: IncomingMessage, url: URL, route: Route, pathParam
   const reshape = (route.procedure.meta?.restInput ?? ((raw) => raw)) as (raw: Record<string, unknown>) => unknown;
   if (req.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
   const body = (await readJsonBody(req, maxBodyBytes)) ?? {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('validation_failed', 'body: must be a JSON object', { field: 'body' });
   }
   return reshape({ ...body, ...pathParams });

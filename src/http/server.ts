@@ -1,16 +1,40 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
 import { databaseReady } from '../db/connection.ts';
-import { logFault } from '../logger.ts';
+import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
+import { queueDepth } from '../../jobs/queue.ts';
+import { serveOutreachLink } from '../outreach/sending/public-pages.ts';
+import { registry, trackQueueDepth } from '../metrics/metrics.ts';
+import { createSuppressionsCsvRoute, isSuppressionsCsvRequest } from '../outreach/suppressions/suppressions-csv.route.ts';
 import { appRouter } from '../router.ts';
+import { answerClientError } from './client-errors.ts';
+import { createCors } from './cors.ts';
 import { serveDocs } from './docs-page.ts';
 import { createGraphQLEndpoint } from './graphql/graphql-endpoint.ts';
-import { createRequestContext } from '../trpc/context.ts';
-import { createCallerFactory } from '../trpc/init.ts';
-import { buildOpenApiDocument, withPublishedEndpoints } from './openapi.ts';
+import { createOpenApiRoute } from './openapi-route.ts';
+import { requestIdFor, requestIdHeader } from './request-id.ts';
+import { observeRequest } from './request-log.ts';
 import { createRestBridge } from './rest-bridge.ts';
 import { sendJson } from './send-json.ts';
 import { createTrpcEndpoint } from './trpc-endpoint.ts';
+
+/**
+ * The longest URL served. Node refuses only what overflows its header limit
+ * (16 KB for the URL and headers together, answered 414 or 431 by
+ * answerClientError); a shorter cap keeps URLs within what proxies, caches
+ * and logs handle everywhere.
+ */
+const maxUrlLength = 8_192;
+
+/** The surface a path belongs to, other than REST (undefined): also its route label. */
+function surfaceOf(pathname: string): string | undefined {
+  if (['/healthz', '/metrics', '/openapi.json', '/graphql'].includes(pathname)) return pathname;
+  if (pathname === '/docs' || pathname.startsWith('/docs/')) return '/docs';
+  if (pathname.startsWith('/trpc/')) return '/trpc';
+  if (pathname.startsWith('/u/')) return '/u/{token}';
+  if (pathname.startsWith('/o/')) return '/o/{token}';
+  return undefined;
+}
 
 /** The API's HTTP server: REST under /api, GraphQL, tRPC, the OpenAPI document and its reference page. */
 export function createApiServer(config: Config): Server {
@@ -18,38 +42,60 @@ export function createApiServer(config: Config): Server {
   const rest = createRestBridge(appRouter, surfaceOptions);
   const trpc = createTrpcEndpoint(appRouter, surfaceOptions);
   const graphql = createGraphQLEndpoint(appRouter, surfaceOptions);
-  const openApiDocument = buildOpenApiDocument(appRouter, config.publicBaseUrl);
-  const openApiJson = JSON.stringify(openApiDocument);
-  const createCaller = createCallerFactory(appRouter);
-  /** With a key, the document also types that workspace's published endpoints; without one (or a bad one), the shared document. */
-  const openApiFor = async (authorization: string | undefined) => {
-    if (!authorization) return openApiJson;
-    const endpoints = await createCaller(createRequestContext(authorization, config.RATE_LIMIT_PER_MINUTE)).endpoints.list().catch(() => null);
-    return endpoints ? JSON.stringify(withPublishedEndpoints(openApiDocument, endpoints)) : openApiJson;
-  };
+  const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
+  const suppressionsCsv = createSuppressionsCsvRoute(surfaceOptions);
+  const cors = createCors(config.CORS_ORIGINS);
+  if (config.METRICS_ENABLED) trackQueueDepth(queueDepth);
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
+    if ((req.url ?? '').length > maxUrlLength) {
+      return sendJson(res, 414, { error: `The request URL is longer than ${maxUrlLength} characters`, code: 'uri_too_long' });
+    }
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
-    if (pathname === '/healthz') {
-      const ready = databaseReady();
-      return sendJson(res, ready ? 200 : 503, { ok: ready });
+    const surface = surfaceOf(pathname);
+    // REST routes name themselves once matched (rest-bridge.ts); the rest are named by their surface.
+    if (surface) noteRequest({ route: surface });
+    switch (surface) {
+      case '/healthz': {
+        const ready = databaseReady();
+        return sendJson(res, ready ? 200 : 503, { ok: ready });
+      }
+      case '/metrics':
+        if (!config.METRICS_ENABLED) break;
+        res.writeHead(200, { 'Content-Type': registry.contentType });
+        return res.end(await registry.metrics());
+      case '/openapi.json':
+        return openApi(req, res);
+      case '/docs':
+        return serveDocs(req, res, pathname);
+      case '/graphql':
+        return graphql(req, res);
+      case '/trpc':
+        return trpc(req, res);
+      case '/u/{token}':
+      case '/o/{token}':
+        return serveOutreachLink(req, res, pathname);
     }
-    if (pathname === '/openapi.json') {
-      const body = await openApiFor(req.headers.authorization);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
-      return res.end(body);
-    }
-    if (pathname === '/docs' || pathname.startsWith('/docs/')) return serveDocs(req, res, pathname);
-    if (pathname === '/graphql') return graphql(req, res);
-    if (pathname.startsWith('/trpc/')) return trpc(req, res);
+    // A download the JSON-only REST bridge cannot stream: the list operation's CSV form (see the route).
+    if (isSuppressionsCsvRequest(req)) return suppressionsCsv(req, res);
     return rest(req, res);
   };
 
-  return createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-    route(req, res).catch((error: unknown) => {
-      logFault(error);
-      if (!res.headersSent) sendJson(res, 500, { error: 'Internal server error', code: 'internal_error' });
-      else res.destroy();
+  const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    const requestId = requestIdFor(req);
+    // Set before any surface writes its head: writeHead merges it into every response, errors included.
+    res.setHeader(requestIdHeader, requestId);
+    // Everything the request awaits runs in its scope, so its log lines carry the id.
+    runWithRequestId(requestId, () => {
+      observeRequest(req, res);
+      if (cors(req, res)) return;
+      return route(req, res).catch((error: unknown) => {
+        logFault(error);
+        if (!res.headersSent) sendJson(res, 500, { error: 'Internal server error', code: 'internal_error' });
+        else res.destroy();
+      });
     });
   });
+  server.on('clientError', answerClientError);
+  return server;
 }

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import { toErrorResponse } from '../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext } from '../trpc/context.ts';
+import { errorStyleOf } from '../trpc/error-styles.ts';
 
 /** The tRPC endpoint for TypeScript clients (`@trpc/client` with the exported AppRouter type). */
 export function createTrpcEndpoint(appRouter: AppRouter, options: { rateLimitPerMinute: number; maxBodyBytes: number; onFault: (error: unknown) => void }) {
@@ -10,9 +12,14 @@ export function createTrpcEndpoint(appRouter: AppRouter, options: { rateLimitPer
     basePath: '/trpc/',
     maxBodySize: options.maxBodyBytes,
     createContext: ({ req }) => createRequestContext(req.headers.authorization, options.rateLimitPerMinute),
-    responseMeta: ({ ctx }) => ({ headers: ctx?.responseHeaders ?? {} }),
-    onError: ({ error }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') options.onFault(error);
+    responseMeta: ({ ctx, errors, paths }) => {
+      // A single call answers with the same HTTP status as REST; a batch keeps tRPC's own (207 when mixed).
+      const single = errors.length === 1 && (paths?.length ?? 1) === 1;
+      const status = single ? toErrorResponse(errors[0], errorStyleOf(paths?.[0])).status : undefined;
+      return { headers: ctx?.responseHeaders ?? {}, ...(status && { status }) };
+    },
+    onError: ({ error, path }) => {
+      if (toErrorResponse(error, errorStyleOf(path)).status >= 500) options.onFault(error);
     },
   });
   return (req: IncomingMessage, res: ServerResponse) => handler(req, res);

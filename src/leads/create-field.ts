@@ -1,11 +1,15 @@
 import { createFieldInput, createFieldOutput } from '../../schema/leads.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { declareField } from './lead-fields.service.ts';
 
-export const createFieldProcedure = authorizedProcedure('write')
+export const createFieldProcedure = apiProcedure
   .meta({
+    permission: 'write',
     successStatus: (output: { created: boolean }) => (output.created ? 201 : 200),
-    otherSuccessStatuses: { 201: 'Created' },
+    restResponses: {
+      201: { description: 'The column was created.', body: createFieldOutput },
+      200: { description: 'The column existed: returned unchanged, with `created: false`.', body: createFieldOutput },
+    },
     openapi: {
       method: 'POST',
       path: '/api/leads/fields',

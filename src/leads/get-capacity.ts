@@ -1,10 +1,10 @@
 import { noInput } from '../../schema/common.ts';
 import { capacityOutput } from '../../schema/leads.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { leadCapacity } from './leads.service.ts';
 
-export const getCapacityProcedure = authorizedProcedure('read')
-  .meta({ openapi: { method: 'GET', path: '/api/leads/capacity', tags: ['Leads'], summary: 'Stored leads against the plan cap' } })
+export const getCapacityProcedure = apiProcedure
+  .meta({ permission: 'read', openapi: { method: 'GET', path: '/api/leads/capacity', tags: ['Leads'], summary: 'Stored leads against the plan cap' } })
   .input(noInput)
   .output(capacityOutput)
   .query(({ ctx }) => leadCapacity(ctx.principal.workspaceId));

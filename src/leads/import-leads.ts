@@ -1,10 +1,12 @@
 import { importLeadsInput, importLeadsOutput } from '../../schema/leads.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { importLeads } from './lead-import.service.ts';
 
-export const importLeadsProcedure = authorizedProcedure('write')
+export const importLeadsProcedure = apiProcedure
   .meta({
+    permission: 'write',
     successStatus: 201,
+    errors: ['not_found', 'lead_limit'],
     openapi: {
       method: 'POST',
       path: '/api/leads',
@@ -15,4 +17,4 @@ export const importLeadsProcedure = authorizedProcedure('write')
   })
   .input(importLeadsInput)
   .output(importLeadsOutput)
-  .mutation(({ ctx, input }) => importLeads(ctx.principal.workspaceId, input));
+  .mutation(({ ctx, input }) => importLeads(ctx.principal.workspaceId, input, { brandId: ctx.principal.brandId }));

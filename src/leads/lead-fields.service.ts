@@ -1,8 +1,9 @@
 import { coreFields } from '../../schema/leads.ts';
 import type { z } from 'zod';
 import type { createFieldInput, customField } from '../../schema/leads.ts';
-import { AppError } from '../errors/app-error.ts';
+import { fieldError } from '../errors/field-error.ts';
 import { CustomField, type CustomFieldDoc } from './lead.models.ts';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
 
 type FieldOut = z.infer<typeof customField>;
 
@@ -24,7 +25,7 @@ export function keyFromLabel(label: string): string {
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 64);
-  if (!key) throw new AppError('validation_failed', 'label: must contain at least one letter or digit', { field: 'label' });
+  if (!key) throw fieldError({ field: 'label', problem: 'must contain at least one letter or digit' });
   if (/^[0-9]/.test(key)) key = `_${key}`.slice(0, 64);
   if ((coreFields as readonly string[]).includes(key)) key = `custom_${key}`;
   return key;
@@ -52,21 +53,41 @@ export async function declareField(workspaceId: string, input: z.infer<typeof cr
     return { field: toField(doc.toObject()), created: true };
   } catch (error) {
     // Declared concurrently by another request: it exists now, unchanged.
-    if ((error as { code?: number }).code !== 11000) throw error;
+    if (!isDuplicateKey(error)) throw error;
     const winner = await CustomField.findOne({ workspaceId, key }).lean<CustomFieldDoc>();
     return { field: toField(winner!), created: false };
   }
 }
 
-/** Records custom keys written without a declaration, so the list can show them as `declared: false`. */
-export async function recordUndeclaredKeys(workspaceId: string, keys: Iterable<string>): Promise<void> {
+/** The workspace's columns, declared or not, by key. */
+export type ColumnsByKey = ReadonlyMap<string, Pick<CustomFieldDoc, 'type' | 'declared'>>;
+
+/**
+ * The workspace's columns among `keys`, in one read (FerretDB scans the
+ * collection for it): what a write checks its custom values against, and
+ * then hands to recordUndeclaredKeys so it need not read them again.
+ */
+export async function columnsFor(workspaceId: string, keys: Iterable<string>): Promise<ColumnsByKey> {
+  const unique = [...new Set(keys)];
+  if (!unique.length) return new Map();
+  const docs = await CustomField.find({ workspaceId, key: { $in: unique } }, { key: 1, type: 1, declared: 1 }).lean<CustomFieldDoc[]>();
+  return new Map(docs.map((doc) => [doc.key, { type: doc.type, declared: doc.declared }]));
+}
+
+/**
+ * Records custom keys written without a declaration, so the list can show
+ * them as `declared: false`. `known`: the columns as columnsFor read them
+ * for this write (read here when not given).
+ */
+export async function recordUndeclaredKeys(workspaceId: string, keys: Iterable<string>, known?: ColumnsByKey): Promise<void> {
   const unique = [...new Set(keys)];
   if (!unique.length) return;
-  const known = new Set((await CustomField.find({ workspaceId, key: { $in: unique } }, { key: 1 }).lean()).map((f) => f.key));
+  const columns = known ?? (await columnsFor(workspaceId, unique));
+  if (unique.every((key) => columns.has(key))) return;
   let position = await nextPosition(workspaceId);
-  for (const key of unique.filter((k) => !known.has(k))) {
-    await CustomField.create({ workspaceId, key, label: key, declared: false, position: position++ }).catch((error: { code?: number }) => {
-      if (error.code !== 11000) throw error;
+  for (const key of unique.filter((k) => !columns.has(k))) {
+    await CustomField.create({ workspaceId, key, label: key, declared: false, position: position++ }).catch((error: unknown) => {
+      if (!isDuplicateKey(error)) throw error;
     });
   }
 }

@@ -3,14 +3,21 @@ import { v7 as timeOrderedId } from 'uuid';
 import { coreFields, type CoreField, type importLeadsInput, type importLeadsOutput, type NewLead } from '../../schema/leads.ts';
 import { withKeyLock } from '../db/key-lock.ts';
 import { planRules } from '../workspaces/plans.ts';
-import { getWorkspace, resolveBrandId } from '../workspaces/workspace.service.ts';
-import { recordUndeclaredKeys } from './lead-fields.service.ts';
+import { brandForWrite } from '../brands/brands.service.ts';
+import { getWorkspace } from '../workspaces/workspace.service.ts';
+import { fieldError } from '../errors/field-error.ts';
+import { columnsFor, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
+import { checkCustomValue } from './custom-values.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
 import { countLeadsWritten, releaseLeadSlots, reserveLeadSlots, tryReserveLeadSlots } from './lead-quota.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { now } from '../clock.ts';
 
 interface Origin {
   agentRunId?: string;
+  /** The credential's brand, where leads go unless the import names one (null: the workspace's default). */
+  brandId?: string | null;
 }
 
 type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: string; searchText: string };
@@ -20,6 +27,9 @@ type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: st
  * LinkedIn URL the workspace already has. Either every new lead fits under
  * the plan's cap and is stored, or the call fails with lead_limit and
  * stores nothing.
+ *
+ * A custom value not of its declared column's type refuses the whole call
+ * (400 naming every such value) before anything is reserved or written.
  *
  * Leads already stored are rejected by the unique indexes on the dedupe
  * keys as they are inserted, so a normal import reads no stored leads
@@ -32,10 +42,13 @@ export async function importLeads(
   input: z.infer<typeof importLeadsInput>,
   origin: Origin = {},
 ): Promise<z.infer<typeof importLeadsOutput>> {
+  const customKeys = columnKeys(input.leads);
+  const columns = await columnsFor(workspaceId, customKeys);
+  const leads = withCheckedCustomValues(input.leads, columns);
   const workspace = await getWorkspace(workspaceId);
   const limit = planRules[workspace.plan].leadLimit;
-  const brandId = await resolveBrandId(workspace, input.brand_id);
-  const candidates = uniqueWithinBatch(input.leads);
+  const brandId = await brandForWrite({ workspaceId, brandId: origin.brandId ?? null }, input.brand_id);
+  const candidates = uniqueWithinBatch(leads);
 
   let reserved = candidates.length;
   const search = await withKeyLock(`leads:${workspaceId}`, async () => {
@@ -43,20 +56,41 @@ export async function importLeads(
       reserved = (await withoutStored(workspaceId, candidates)).length;
       await reserveLeadSlots(workspaceId, reserved, limit);
     }
-    return LeadSearch.create({ workspaceId, label: input.name ?? `Import ${new Date().toISOString().slice(0, 10)}`, count: 0 });
+    return LeadSearch.create({ workspaceId, label: input.name ?? `Import ${now().toISOString().slice(0, 10)}`, count: 0 });
   });
 
-  const now = new Date();
-  const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, now, origin }, lead, keys));
+  const storedAt = now();
+  const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, storedAt, origin }, lead, keys));
   const inserted = await insertIgnoringDuplicates(docs);
   await releaseLeadSlots(workspaceId, reserved - inserted.length);
   await countLeadsWritten(workspaceId, inserted.length);
   await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
-  await recordUndeclaredKeys(workspaceId, input.leads.flatMap((lead) => Object.keys(lead.custom ?? {})));
+  await recordUndeclaredKeys(workspaceId, customKeys, columns);
 
   const insertedIds = new Set(inserted);
   const stored = docs.filter((doc) => insertedIds.has(doc._id));
-  return { created: stored.length, duplicates: input.leads.length - stored.length, leads: stored.map(toLead) };
+  return { created: stored.length, duplicates: leads.length - stored.length, leads: stored.map(toLead) };
+}
+
+const columnKeys = (leads: NewLead[]) => new Set(leads.flatMap((lead) => Object.keys(lead.custom ?? {})));
+
+/** The leads with their custom values checked against the declared columns and normalized; any misfit is a 400 listing them all. */
+function withCheckedCustomValues(leads: NewLead[], columns: ColumnsByKey): NewLead[] {
+  if (![...columns.values()].some((column) => column.declared)) return leads;
+  const problems: Array<{ field: string; problem: string }> = [];
+  const checked = leads.map((lead, index) => {
+    if (!lead.custom) return lead;
+    const custom: Record<string, string | null> = {};
+    for (const [key, value] of Object.entries(lead.custom)) {
+      const result = checkCustomValue(columns.get(key), value);
+      if ('problem' in result) problems.push({ field: `leads.${index}.custom.${key}`, problem: result.problem });
+      else custom[key] = result.value;
+    }
+    return { ...lead, custom };
+  });
+  const [first, ...more] = problems;
+  if (first) throw fieldError(first, ...more);
+  return checked;
 }
 
 /** Drops leads repeating an earlier lead's email or LinkedIn URL in the same batch. */
@@ -88,7 +122,7 @@ interface Placement {
   workspaceId: string;
   brandId: string;
   leadSearchId: string;
-  now: Date;
+  storedAt: Date;
   origin: Origin;
 }
 
@@ -111,8 +145,8 @@ function toDocument(placement: Placement, lead: NewLead, keys: Omit<Candidate, '
     archivedAt: null,
     agentRunId: placement.origin.agentRunId ?? null,
     leadSearchId: placement.leadSearchId,
-    createdAt: placement.now,
-    updatedAt: placement.now,
+    createdAt: placement.storedAt,
+    updatedAt: placement.storedAt,
   };
 }
 
@@ -123,10 +157,8 @@ async function insertIgnoringDuplicates(docs: Array<{ _id: string }>): Promise<s
     await Lead.insertMany(docs, { ordered: false, timestamps: false });
     return docs.map((d) => d._id);
   } catch (error) {
-    const failure = error as { code?: number; writeErrors?: Array<{ index?: number; code?: number; err?: { index: number; code: number } }> };
-    const writeErrors = failure.writeErrors ?? [];
-    const onlyDuplicates = writeErrors.length > 0 && writeErrors.every((e) => (e.err?.code ?? e.code) === 11000);
-    if (!onlyDuplicates) throw error;
+    if (!isDuplicateKey(error)) throw error;
+    const writeErrors = (error as { writeErrors?: Array<{ index?: number; err?: { index: number } }> }).writeErrors ?? [];
     const failed = new Set(writeErrors.map((e) => e.err?.index ?? e.index));
     return docs.filter((_, index) => !failed.has(index)).map((d) => d._id);
   }

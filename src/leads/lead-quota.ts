@@ -1,6 +1,7 @@
 import { updateIfMatches } from '../db/update-if-matches.ts';
 import { AppError } from '../errors/app-error.ts';
 import { Lead, LeadQuota } from './lead.models.ts';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
 
 /**
  * The lead counters: `stored` is behind the plan cap (archived leads do not
@@ -14,8 +15,8 @@ export async function leadCounts(workspaceId: string): Promise<{ stored: number;
   if (quota) return { stored: quota.stored, total: quota.total };
   // First use (or data written before the counters existed): count once and keep counting from there.
   const [stored, total] = await Promise.all([Lead.countDocuments({ workspaceId, archivedAt: null }), Lead.countDocuments({ workspaceId })]);
-  await LeadQuota.create({ _id: workspaceId, stored, total }).catch((error: { code?: number }) => {
-    if (error.code !== 11000) throw error;
+  await LeadQuota.create({ _id: workspaceId, stored, total }).catch((error: unknown) => {
+    if (!isDuplicateKey(error)) throw error;
   });
   return leadCounts(workspaceId);
 }

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import mongoose, { Schema } from 'mongoose';
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+import type { z } from 'zod';
 import { v7 as timeOrderedId } from 'uuid';
-import { coreFields, customFieldTypes, leadStatuses } from '../../schema/leads.ts';
+import { coreFields, customFieldTypes, leadStatuses, researchProfile, type CoreField } from '../../schema/leads.ts';
 
 const id = { type: String, default: () => randomUUID() };
 const nullableString = { type: String, default: null };
+/** One nullable string path per core field; typed per field so the lead's type is derived with them. */
+const corePaths = Object.fromEntries(coreFields.map((field) => [field, nullableString])) as Record<CoreField, typeof nullableString>;
 
 const leadSchema = new Schema(
   {
@@ -12,7 +15,7 @@ const leadSchema = new Schema(
     _id: { type: String, default: () => timeOrderedId() },
     workspaceId: { type: String, required: true },
     brandId: { type: String, required: true },
-    ...Object.fromEntries(coreFields.map((field) => [field, nullableString])),
+    ...corePaths,
     /** Dedupe keys: the normalized value, or a per-lead placeholder so unique indexes need no partial filter. */
     emailKey: { type: String, required: true },
     linkedinKey: { type: String, required: true },
@@ -41,37 +44,18 @@ leadSchema.index({ workspaceId: 1, unsubscribedAt: 1, createdAt: -1 });
 leadSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });
 leadSchema.index({ workspaceId: 1, linkedinKey: 1 }, { unique: true });
 
-export type LeadDoc = {
-  _id: string;
-  workspaceId: string;
-  brandId: string;
-  emailKey: string;
-  linkedinKey: string;
-  searchText: string;
-  score: number | null;
-  status: (typeof leadStatuses)[number];
-  custom: Record<string, string | null>;
-  email_status: string | null;
-  email_provider: string | null;
-  email_is_role: boolean | null;
-  email_validated_at: Date | null;
-  unsubscribedAt: Date | null;
-  archivedAt: Date | null;
-  agentRunId: string | null;
-  leadSearchId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-} & Record<(typeof coreFields)[number], string | null>;
-
-export const Lead = mongoose.model<LeadDoc>('Lead', leadSchema, 'leads');
+/** `custom` holds the lead's custom column values by key (Mixed in the schema). */
+export type LeadDoc = Omit<InferRawDocTypeFromSchema<typeof leadSchema>, 'custom'> & { custom: Record<string, string | null> };
+export const Lead = mongoose.model('Lead', leadSchema, 'leads');
 
 /**
  * Lead counters per workspace: `stored` (not archived; the plan cap, moved
  * only by conditional updates so it holds under concurrency) and `total`
  * (every lead, archived too).
  */
-const leadQuotaSchema = new Schema({ _id: String, stored: { type: Number, default: 0 }, total: { type: Number, default: 0 } }, { versionKey: false });
-export const LeadQuota = mongoose.model<{ _id: string; stored: number; total: number }>('LeadQuota', leadQuotaSchema, 'lead_quotas');
+const leadQuotaSchema = new Schema({ _id: { type: String, required: true }, stored: { type: Number, default: 0 }, total: { type: Number, default: 0 } }, { versionKey: false });
+export type LeadQuotaDoc = InferRawDocTypeFromSchema<typeof leadQuotaSchema>;
+export const LeadQuota = mongoose.model('LeadQuota', leadQuotaSchema, 'lead_quotas');
 
 const customFieldSchema = new Schema(
   {
@@ -90,18 +74,8 @@ const customFieldSchema = new Schema(
 customFieldSchema.index({ workspaceId: 1, key: 1 }, { unique: true });
 customFieldSchema.index({ workspaceId: 1, position: 1 });
 
-export interface CustomFieldDoc {
-  _id: string;
-  workspaceId: string;
-  key: string;
-  label: string;
-  type: (typeof customFieldTypes)[number];
-  description: string;
-  auto_research: boolean;
-  declared: boolean;
-  position: number;
-}
-export const CustomField = mongoose.model<CustomFieldDoc>('CustomField', customFieldSchema, 'lead_custom_fields');
+export type CustomFieldDoc = InferRawDocTypeFromSchema<typeof customFieldSchema>;
+export const CustomField = mongoose.model('CustomField', customFieldSchema, 'lead_custom_fields');
 
 /** A past lead search: an import or an agent search that stored leads. */
 const leadSearchSchema = new Schema(
@@ -114,18 +88,15 @@ const leadSearchSchema = new Schema(
   { timestamps: true, versionKey: false },
 );
 leadSearchSchema.index({ workspaceId: 1, createdAt: -1 });
-export const LeadSearch = mongoose.model<{ _id: string; workspaceId: string; label: string; count: number; createdAt: Date }>(
-  'LeadSearch',
-  leadSearchSchema,
-  'lead_searches',
-);
+export type LeadSearchDoc = InferRawDocTypeFromSchema<typeof leadSearchSchema>;
+export const LeadSearch = mongoose.model('LeadSearch', leadSearchSchema, 'lead_searches');
 
 const researchProfileSchema = new Schema(
   {
     _id: id,
     workspaceId: { type: String, required: true },
     name: { type: String, required: true },
-    kind: { type: String, default: 'icp' },
+    kind: { type: String, enum: researchProfile.shape.kind.options, default: 'icp' },
     criteria: { type: Schema.Types.Mixed, default: {} },
     run_count: { type: Number, default: 0 },
     last_run_at: { type: Date, default: null },
@@ -133,14 +104,8 @@ const researchProfileSchema = new Schema(
   { timestamps: true, versionKey: false, minimize: false },
 );
 researchProfileSchema.index({ workspaceId: 1, createdAt: -1 });
-export interface ResearchProfileDoc {
-  _id: string;
-  workspaceId: string;
-  name: string;
-  kind: 'icp';
-  criteria: Record<string, unknown>;
-  run_count: number;
-  last_run_at: Date | null;
-  createdAt: Date;
-}
-export const ResearchProfile = mongoose.model<ResearchProfileDoc>('ResearchProfile', researchProfileSchema, 'research_profiles');
+/** `criteria` is what the saved search looks for (Mixed in the schema). */
+export type ResearchProfileDoc = Omit<InferRawDocTypeFromSchema<typeof researchProfileSchema>, 'criteria'> & {
+  criteria: z.infer<typeof researchProfile>['criteria'];
+};
+export const ResearchProfile = mongoose.model('ResearchProfile', researchProfileSchema, 'research_profiles');

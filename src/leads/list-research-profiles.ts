@@ -1,10 +1,10 @@
 import { noInput } from '../../schema/common.ts';
 import { listResearchProfilesOutput } from '../../schema/leads.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { listResearchProfiles } from './research-profiles.service.ts';
 
-export const listResearchProfilesProcedure = authorizedProcedure('read')
-  .meta({ openapi: { method: 'GET', path: '/api/leads/research-profiles', tags: ['Leads'], summary: 'Saved searches, newest first' } })
+export const listResearchProfilesProcedure = apiProcedure
+  .meta({ permission: 'read', openapi: { method: 'GET', path: '/api/leads/research-profiles', tags: ['Leads'], summary: 'Saved searches, newest first' } })
   .input(noInput)
   .output(listResearchProfilesOutput)
   .query(async ({ ctx }) => ({ profiles: await listResearchProfiles(ctx.principal.workspaceId) }));

@@ -10,7 +10,7 @@ const toProfile = (doc: ResearchProfileDoc): ProfileOut => ({
   id: doc._id,
   name: doc.name,
   kind: doc.kind,
-  criteria: doc.criteria as ProfileOut['criteria'],
+  criteria: doc.criteria,
   run_count: doc.run_count,
   last_run_at: doc.last_run_at?.toISOString() ?? null,
   created_at: doc.createdAt.toISOString(),
@@ -19,7 +19,7 @@ const toProfile = (doc: ResearchProfileDoc): ProfileOut => ({
 /** Stores a saved search without running it; with `id`, replaces that profile's name and criteria in place. */
 export async function saveResearchProfile(workspaceId: string, input: z.infer<typeof saveResearchProfileInput>): Promise<ProfileOut> {
   const { id, ...fields } = input;
-  if (!id) return toProfile((await ResearchProfile.create({ workspaceId, ...fields })).toObject());
+  if (!id) return toProfile((await ResearchProfile.create({ workspaceId, ...fields })).toObject() as ResearchProfileDoc);
   if (!(await findOwned(ResearchProfile, id, workspaceId))) throw notFound('Research profile');
   const updated = await ResearchProfile.findByIdAndUpdate(id, { $set: fields }, { returnDocument: 'after' }).lean<ResearchProfileDoc>();
   return toProfile(updated!);

@@ -3,6 +3,7 @@ import { bulkUpdateLeadsProcedure } from './bulk-update-leads.ts';
 import { createFieldProcedure } from './create-field.ts';
 import { deleteLeadsProcedure } from './delete-leads.ts';
 import { getCapacityProcedure } from './get-capacity.ts';
+import { getLeadProcedure } from './get-lead.ts';
 import { importLeadsProcedure } from './import-leads.ts';
 import { listFieldsProcedure } from './list-fields.ts';
 import { listLeadsProcedure } from './list-leads.ts';
@@ -13,6 +14,7 @@ import { updateLeadProcedure } from './update-lead.ts';
 
 export const leadsRouter = router({
   list: listLeadsProcedure,
+  get: getLeadProcedure,
   import: importLeadsProcedure,
   update: updateLeadProcedure,
   bulkUpdate: bulkUpdateLeadsProcedure,

@@ -1,9 +1,11 @@
 import { researchProfileOutput, saveResearchProfileInput } from '../../schema/leads.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { saveResearchProfile } from './research-profiles.service.ts';
 
-export const saveResearchProfileProcedure = authorizedProcedure('write')
+export const saveResearchProfileProcedure = apiProcedure
   .meta({
+    permission: 'write',
+    errors: ['not_found'],
     openapi: {
       method: 'POST',
       path: '/api/leads/research-profiles',

@@ -1,9 +1,10 @@
 import { createScraperInput, scraperOutput } from '../../schema/scrapers.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { createScraper } from './scrapers.service.ts';
 
-export const createScraperProcedure = authorizedProcedure('write')
+export const createScraperProcedure = apiProcedure
   .meta({
+    permission: 'write',
     successStatus: 201,
     openapi: {
       method: 'POST',

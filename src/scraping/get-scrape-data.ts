@@ -1,16 +1,23 @@
+import { z } from 'zod';
+import { uuid } from '../../schema/common.ts';
 import { scrapeDataInput, scrapeDataOutput } from '../../schema/scrape-runs.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { getRunData } from './scrape-runs.service.ts';
 
 type DataOutput = { runId: string; status: string; data?: unknown };
 
-export const getScrapeDataProcedure = authorizedProcedure('read')
+export const getScrapeDataProcedure = apiProcedure
   .meta({
+    permission: 'read',
     errorStyle: 'scraping',
     successStatus: (output: DataOutput) => (output.status === 'completed' ? 200 : 202),
-    otherSuccessStatuses: { 202: 'The run is not completed yet: `{ runId, status }`' },
+    errors: ['run_failed'],
     // REST answers with the extracted JSON itself, or `{ runId, status }` until it is there.
     restBody: (output: DataOutput) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
+    restResponses: {
+      200: { description: 'The extracted JSON itself, as the scraper\'s output schema describes it', body: z.unknown() },
+      202: { description: 'The run is not completed yet', body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }) },
+    },
     openapi: {
       method: 'GET',
       path: '/api/{scraperId}/data/{runId}',

@@ -1,9 +1,9 @@
 import { scraperIdInput, scraperOutput } from '../../schema/scrapers.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { getScraperDoc, toScraper } from './scrapers.service.ts';
 
-export const getScraperProcedure = authorizedProcedure('read')
-  .meta({ openapi: { method: 'GET', path: '/api/scrapers/{id}', tags: ['Scraping'], summary: 'Get a scraper' } })
+export const getScraperProcedure = apiProcedure
+  .meta({ permission: 'read', openapi: { method: 'GET', path: '/api/scrapers/{id}', tags: ['Scraping'], summary: 'Get a scraper' } })
   .input(scraperIdInput)
   .output(scraperOutput)
   .query(async ({ ctx, input }) => ({ scraper: toScraper(await getScraperDoc(ctx.principal.workspaceId, input.id)) }));

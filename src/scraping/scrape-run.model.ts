@@ -1,68 +1,48 @@
 import { randomUUID } from 'node:crypto';
-import mongoose, { Schema } from 'mongoose';
-import type { runStatuses } from '../../schema/scrape-runs.ts';
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+import type { z } from 'zod';
+import { runStatuses, type scrapeOptions } from '../../schema/scrape-runs.ts';
 
+/**
+ * A scrape run. While it works, its progress (pages paid, credits) lives in
+ * the workspace's credit usage account, not here: the run is written when
+ * it starts and when it ends, whatever its length, because FerretDB pays
+ * for each update of a collection that grows with history.
+ */
 const scrapeRunSchema = new Schema(
   {
     _id: { type: String, default: () => randomUUID() },
     workspaceId: { type: String, required: true, index: true },
-    scraperId: { type: String, required: true },
+    scraperId: { type: String, required: true, index: true },
     url: { type: String, required: true },
     options: { type: Schema.Types.Mixed, default: {} },
-    status: { type: String, default: 'queued' },
-    /** Pages already paid for: a page is charged at most once, even when a run is retried. */
-    chargedPages: { type: [String], default: [] },
-    pages: { type: Number, default: 0 },
-    creditsCharged: { type: Number, default: 0 },
-    overageCredits: { type: Number, default: 0 },
-    failures: { type: [{ _id: false, url: String, reason: String }], default: [] },
+    status: { type: String, enum: runStatuses, default: 'queued', required: true },
+    /** The totals, written when the run ends. */
+    pages: { type: Number, default: 0, required: true },
+    pagesCharged: { type: Number, default: 0, required: true },
+    creditsCharged: { type: Number, default: 0, required: true },
+    overageCredits: { type: Number, default: 0, required: true },
+    failures: { type: [{ _id: false, url: { type: String, required: true }, reason: { type: String, required: true } }], default: [] },
     error: { type: String, default: null },
     errorCode: { type: String, default: null },
-    attempts: { type: Number, default: 0 },
-    resultChunks: { type: Number, default: 0 },
+    /** Where the result is kept (see result-store.ts), and in how many chunks. */
+    resultKey: { type: String, default: null },
+    resultChunks: { type: Number, default: 0, required: true },
     /** The schema the data must match (JSON text), when it is not the scraper's (a published endpoint's). */
     outputSchemaJson: { type: String, default: null },
-    /** Set for runs behind a published endpoint: where to cache the result, and for how long. */
-    endpointId: { type: String, default: null },
-    cacheKey: { type: String, default: null },
-    cacheTtlSeconds: { type: Number, default: 0 },
     startedAt: { type: Date, default: null },
     finishedAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
 
-export interface ScrapeRunDoc {
-  _id: string;
-  workspaceId: string;
-  scraperId: string;
-  url: string;
-  options: { max_pages?: number; timeout_ms?: number; wait_for?: string };
-  status: (typeof runStatuses)[number];
-  chargedPages: string[];
-  pages: number;
-  creditsCharged: number;
-  overageCredits: number;
-  failures: Array<{ url: string; reason: string }>;
-  error: string | null;
-  errorCode: string | null;
-  attempts: number;
-  resultChunks: number;
-  outputSchemaJson: string | null;
-  endpointId: string | null;
-  cacheKey: string | null;
-  cacheTtlSeconds: number;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  createdAt: Date;
-}
-
-export const ScrapeRun = mongoose.model<ScrapeRunDoc>('ScrapeRun', scrapeRunSchema, 'scrape_runs');
+export type ScrapeRunDoc = Omit<InferRawDocTypeFromSchema<typeof scrapeRunSchema>, 'options'> & { options: z.infer<typeof scrapeOptions> };
+export const ScrapeRun = mongoose.model('ScrapeRun', scrapeRunSchema, 'scrape_runs');
 
 /**
  * Results are kept as JSON text in chunks, read back by primary key: JSON
  * object keys may contain `.` or start with `$`, which documents cannot
  * hold as keys, and a large result may not fit in one document.
  */
-const resultChunkSchema = new Schema({ _id: String, text: String }, { versionKey: false });
-export const ScrapeResultChunk = mongoose.model<{ _id: string; text: string }>('ScrapeResultChunk', resultChunkSchema, 'scrape_result_chunks');
+const resultChunkSchema = new Schema({ _id: { type: String, required: true }, text: { type: String, required: true } }, { versionKey: false });
+export const ScrapeResultChunk = mongoose.model('ScrapeResultChunk', resultChunkSchema, 'scrape_result_chunks');

@@ -1,33 +1,36 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
-import { UrlNotAllowedError, assertUrlAllowed } from '../../scrapers/url-guard.ts';
-import { enqueueJob } from '../../jobs/queue.ts';
+import { scrapeRunJob } from '../../jobs/scrape-run.ts';
+import { enqueue } from '../../jobs/queue.ts';
 import { settings } from '../config.ts';
-import { getBalances } from '../credits/credits.service.ts';
+import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { addressPolicy } from './address-policy.ts';
+import { assertUrlAllowed, UrlNotAllowedError } from '../net/address-guard.ts';
+import { addressPolicy } from '../net/address-policy.ts';
 import { creditsPerPage } from './pricing.ts';
-import { loadResult } from './result-store.ts';
+import { deleteResult, loadResult } from './result-store.ts';
+import { isActive, runUsageAccount } from './run-lifecycle.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
 import type { ScraperDoc } from './scraper.model.ts';
 import { getScraperDoc } from './scrapers.service.ts';
 
-export const scrapeRunJob = 'scrape.run';
-
-export function toRun(doc: ScrapeRunDoc): z.infer<typeof scrapeRun> {
+/** A run as the API shows it; while it works, its counts come from its usage account, so they move page by page. */
+export async function toRun(doc: ScrapeRunDoc): Promise<z.infer<typeof scrapeRun>> {
+  const live = isActive(doc.status) ? await usageOf(doc.workspaceId, runUsageAccount(doc._id)) : null;
   return {
     id: doc._id,
     scraperId: doc.scraperId,
     url: doc.url,
     status: doc.status,
-    pages: doc.pages,
-    pagesCharged: doc.chargedPages.length,
-    creditsCharged: doc.creditsCharged,
-    overageCredits: doc.overageCredits,
+    pages: live ? live.items : doc.pages,
+    pagesCharged: live ? live.items : doc.pagesCharged,
+    creditsCharged: live ? live.charged : doc.creditsCharged,
+    overageCredits: live ? live.overage : doc.overageCredits,
     failures: doc.failures.map(({ url, reason }) => ({ url, reason })),
-    error: doc.error,
-    errorCode: doc.errorCode,
+    error: doc.error ?? null,
+    errorCode: doc.errorCode ?? null,
     created_at: doc.createdAt.toISOString(),
     started_at: doc.startedAt?.toISOString() ?? null,
     finished_at: doc.finishedAt?.toISOString() ?? null,
@@ -35,7 +38,7 @@ export function toRun(doc: ScrapeRunDoc): z.infer<typeof scrapeRun> {
 }
 
 /** Refuses URLs whose host is, or resolves to, an address scrapes may not reach. */
-export async function assertScrapableUrl(url: string) {
+async function assertScrapableUrl(url: string) {
   try {
     await assertUrlAllowed(url, addressPolicy());
   } catch (error) {
@@ -44,25 +47,29 @@ export async function assertScrapableUrl(url: string) {
   }
 }
 
-/** A run may start only if the workspace can pay for one page (or has overage on); 403 insufficient_credits otherwise. */
+/** A run may start only if the workspace can pay for one page (or has overage on); insufficient_credits otherwise. */
 async function assertCanPayOnePage(workspaceId: string, scraper: ScraperDoc): Promise<number> {
   const balances = await getBalances(workspaceId);
   const price = creditsPerPage[scraper.engine];
-  if (balances.crawl < price && !balances.overage) {
-    throw new AppError('insufficient_credits', `Not enough crawl credits: a page costs ${price}, ${balances.crawl} left`, { needed: price, remaining: balances.crawl }, 403);
-  }
+  if (balances.crawl < price && !balances.overage) throw creditsExhausted('crawl', price, balances.crawl);
   return balances.crawl;
 }
 
-type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson' | 'endpointId' | 'cacheKey' | 'cacheTtlSeconds'>>;
+/** What a caller may set on a run beyond the page: its options, another output schema, and its id when it must know it first. */
+type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson'>> & { runId?: string };
 
 /** Checks the URL and the balance, then saves the run and queues it for a worker. Pages are charged as they are fetched. */
-export async function queueRun(workspaceId: string, scraper: ScraperDoc, url: string, extras: RunExtras = {}) {
+export async function queueRun(workspaceId: string, scraper: ScraperDoc, url: string, { runId = randomUUID(), ...extras }: RunExtras = {}) {
   await assertScrapableUrl(url);
   const creditsRemaining = await assertCanPayOnePage(workspaceId, scraper);
-  const run = await ScrapeRun.create({ workspaceId, scraperId: scraper._id, url, ...extras });
-  await enqueueJob(scrapeRunJob, { runId: run._id });
-  return { run: run.toObject() as ScrapeRunDoc, creditsRemaining };
+  const run = (await ScrapeRun.create({ _id: runId, workspaceId, scraperId: scraper._id, url, ...extras })).toObject() as ScrapeRunDoc;
+  try {
+    await enqueue(scrapeRunJob, { runId: run._id, workspaceId });
+  } catch (error) {
+    await ScrapeRun.deleteOne({ _id: run._id }); // never a run that no worker will ever take
+    throw error;
+  }
+  return { run, creditsRemaining };
 }
 
 /**
@@ -73,29 +80,24 @@ export async function startScrape(workspaceId: string, input: z.infer<typeof sta
   const scraper = await getScraperDoc(workspaceId, input.scraperId);
   const queued = await queueRun(workspaceId, scraper, input.url, { options: input.options ?? {} });
   if (!input.options?.wait) return { ...queued, completed: null };
-  const run = await waitForRunToEnd(queued.run._id, settings().INVOKE_INLINE_TIMEOUT_MS);
+  const run = await waitForRunToEnd(workspaceId, queued.run._id, settings().INVOKE_INLINE_TIMEOUT_MS);
   if (run.status !== 'completed') return { ...queued, completed: null };
   const { data } = await runData(run);
   return { run, creditsRemaining: (await getBalances(workspaceId)).crawl, completed: { data } };
 }
 
-const terminal = new Set(['completed', 'failed', 'cancelled']);
-
 /** Polls the run until it ends or `budgetMs` runs out, and returns it as it then is. */
-export async function waitForRunToEnd(runId: string, budgetMs: number): Promise<ScrapeRunDoc> {
+export async function waitForRunToEnd(workspaceId: string, runId: string, budgetMs: number): Promise<ScrapeRunDoc> {
   const deadline = Date.now() + budgetMs;
   for (;;) {
-    const run = (await ScrapeRun.findById(runId).lean<ScrapeRunDoc>())!;
-    if (terminal.has(run.status) || Date.now() >= deadline) return run;
+    const run = await getRun(workspaceId, runId);
+    if (!isActive(run.status) || Date.now() >= deadline) return run;
     await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
   }
 }
 
-/** A run by id whatever its workspace (for a cache entry already scoped to one), or null. */
-export const findRun = (runId: string) => ScrapeRun.findById(runId).lean<ScrapeRunDoc>();
-
 export async function getRun(workspaceId: string, runId: string): Promise<ScrapeRunDoc> {
-  const run = await findOwned(ScrapeRun, runId, workspaceId);
+  const run = (await findOwned(ScrapeRun, runId, workspaceId)) as ScrapeRunDoc | null;
   if (!run) throw notFound('Scrape run');
   return run;
 }
@@ -112,6 +114,22 @@ export async function runData(run: ScrapeRunDoc) {
   if (run.status === 'failed' || run.status === 'cancelled') {
     throw new AppError('run_failed', `The run ${run.status === 'failed' ? 'failed' : 'was cancelled'}: ${run.error ?? 'no data'}`, { runId });
   }
-  if (run.status !== 'completed') return { runId, status: run.status, data: undefined };
-  return { runId, status: run.status, data: await loadResult(runId, run.resultChunks) };
+  if (run.status !== 'completed' || !run.resultKey) return { runId, status: run.status, data: undefined };
+  return { runId, status: run.status, data: await loadResult(run.resultKey, run.resultChunks) };
+}
+
+/**
+ * Deletes every run of a scraper with its results. A run still working
+ * stops at its next page (its usage account is closed first), and if it
+ * ends after all, its attempt deletes the result it stored (run-lifecycle).
+ */
+export async function deleteScraperRuns(workspaceId: string, scraperId: string): Promise<number> {
+  const runs = await ScrapeRun.find({ workspaceId, scraperId }, { status: 1 }).lean<ScrapeRunDoc[]>();
+  for (const run of runs) {
+    if (isActive(run.status)) await closeUsage(workspaceId, runUsageAccount(run._id));
+    // The run as it was when deleted, so a result stored since it was listed goes with it.
+    const deleted = await ScrapeRun.findByIdAndDelete(run._id).lean<ScrapeRunDoc>();
+    if (deleted?.resultKey) await deleteResult(deleted.resultKey, deleted.resultChunks);
+  }
+  return runs.length;
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import mongoose, { Schema } from 'mongoose';
-import type { engines, ExtractRules, FollowRules } from '../../schema/scrapers.ts';
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+import { engines, type ExtractRules, type FollowRules } from '../../schema/scrapers.ts';
 
 const scraperSchema = new Schema(
   {
     _id: { type: String, default: () => randomUUID() },
     workspaceId: { type: String, required: true, index: true },
     name: { type: String, required: true },
-    engine: { type: String, required: true },
+    engine: { type: String, enum: engines, required: true },
     extract: { type: Schema.Types.Mixed, required: true },
     follow: { type: Schema.Types.Mixed, default: null },
     /** JSON text: schemas use `$`-keys, which stored documents cannot hold as keys on every server. */
@@ -15,22 +15,15 @@ const scraperSchema = new Schema(
     /** False when the schema was derived from `extract` (and is derived again when `extract` changes). */
     customSchema: { type: Boolean, default: false },
     respectRobots: { type: Boolean, default: true },
+    /** Certificates are not verified on its https pages (the address guard still applies). */
+    insecureTls: { type: Boolean, default: false },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
 
-export interface ScraperDoc {
-  _id: string;
-  workspaceId: string;
-  name: string;
-  engine: (typeof engines)[number];
+/** `extract` and `follow` are the scraper's rules (Mixed in the schema). */
+export type ScraperDoc = Omit<InferRawDocTypeFromSchema<typeof scraperSchema>, 'extract' | 'follow'> & {
   extract: ExtractRules;
-  follow: FollowRules | null;
-  outputSchemaJson: string;
-  customSchema: boolean;
-  respectRobots: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export const ScraperModel = mongoose.model<ScraperDoc>('Scraper', scraperSchema, 'scrapers');
+  follow?: FollowRules | null;
+};
+export const ScraperModel = mongoose.model('Scraper', scraperSchema, 'scrapers');

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
 import { findOwned } from '../db/find-owned.ts';
-import { notFound } from '../errors/app-error.ts';
+import { endpointSlugsUsingScraper } from '../endpoints/endpoints.service.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { deleteScraperRuns } from './scrape-runs.service.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
-import { compileJsonSchema } from './json-schema.ts';
+import { compileJsonSchema } from '../json-schema/json-schema.ts';
 import { ScraperModel, type ScraperDoc } from './scraper.model.ts';
 
 export function toScraper(doc: ScraperDoc): Scraper {
@@ -15,6 +17,7 @@ export function toScraper(doc: ScraperDoc): Scraper {
     follow: doc.follow ?? null,
     output_schema: JSON.parse(doc.outputSchemaJson) as Record<string, unknown>,
     respect_robots: doc.respectRobots,
+    insecure_tls: doc.insecureTls ?? false,
     created_at: doc.createdAt.toISOString(),
     updated_at: doc.updatedAt.toISOString(),
   };
@@ -36,13 +39,14 @@ export async function createScraper(workspaceId: string, input: z.infer<typeof c
     extract: input.extract,
     follow: input.follow ?? null,
     respectRobots: input.respect_robots,
+    insecureTls: input.insecure_tls,
     ...outputSchemaFor(input.extract, input.output_schema),
   });
-  return toScraper(doc.toObject());
+  return toScraper(doc.toObject() as ScraperDoc);
 }
 
 export async function getScraperDoc(workspaceId: string, id: string): Promise<ScraperDoc> {
-  const doc = await findOwned(ScraperModel, id, workspaceId);
+  const doc = (await findOwned(ScraperModel, id, workspaceId)) as ScraperDoc | null;
   if (!doc) throw notFound('Scraper');
   return doc;
 }
@@ -61,13 +65,26 @@ export async function updateScraper(workspaceId: string, input: z.infer<typeof u
   if (input.name !== undefined) changes.name = input.name;
   if (input.engine !== undefined) changes.engine = input.engine;
   if (input.respect_robots !== undefined) changes.respectRobots = input.respect_robots;
+  if (input.insecure_tls !== undefined) changes.insecureTls = input.insecure_tls;
   if (input.output_schema !== undefined) Object.assign(changes, outputSchemaFor(extract, input.output_schema));
   else if (input.extract && !current.customSchema) Object.assign(changes, outputSchemaFor(extract, null));
   const updated = await ScraperModel.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<ScraperDoc>();
   return toScraper(updated!);
 }
 
-export async function deleteScraper(workspaceId: string, id: string): Promise<void> {
+/**
+ * Deletes a scraper with its runs and their results. A scraper that
+ * published endpoints use is refused with 409 naming them: they would
+ * point at nothing.
+ */
+export async function deleteScraper(workspaceId: string, id: string): Promise<{ runsDeleted: number }> {
   const doc = await getScraperDoc(workspaceId, id);
+  const slugs = await endpointSlugsUsingScraper(workspaceId, doc._id);
+  if (slugs.length) {
+    throw new AppError('conflict', `The scraper is used by published endpoints (${slugs.join(', ')}): delete them or point them at another scraper first`, { endpoints: slugs });
+  }
+  // Runs first: a delete that fails halfway can be sent again, and finds the scraper still there.
+  const runsDeleted = await deleteScraperRuns(workspaceId, doc._id);
   await ScraperModel.deleteOne({ _id: doc._id });
+  return { runsDeleted };
 }

@@ -1,12 +1,17 @@
 import { startScrapeInput, startScrapeOutput } from '../../schema/scrape-runs.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { startScrape } from './scrape-runs.service.ts';
 
-export const startScrapeProcedure = authorizedProcedure('scraper')
+export const startScrapeProcedure = apiProcedure
   .meta({
+    permission: 'scraper',
     successStatus: (output: { metadata: { creditsCost?: number } }) => (output.metadata.creditsCost === undefined ? 202 : 200),
-    otherSuccessStatuses: { 200: 'With `options.wait`, the completed result when the run finished in time' },
+    restResponses: {
+      202: { description: 'The run is queued; poll it', body: startScrapeOutput.options[0] },
+      200: { description: 'With `options.wait`, the completed result when the run finished in time', body: startScrapeOutput.options[1] },
+    },
     errorStyle: 'scraping',
+    errors: ['url_not_allowed', 'insufficient_credits'],
     openapi: {
       method: 'POST',
       path: '/api/scrape/{scraperId}',

@@ -1,9 +1,10 @@
 import { scraperOutput, updateScraperInput } from '../../schema/scrapers.ts';
-import { authorizedProcedure } from '../trpc/procedures.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
 import { updateScraper } from './scrapers.service.ts';
 
-export const updateScraperProcedure = authorizedProcedure('write')
+export const updateScraperProcedure = apiProcedure
   .meta({
+    permission: 'write',
     openapi: {
       method: 'PATCH',
       path: '/api/scrapers/{id}',

@@ -1,15 +1,9 @@
-import type { Principal } from '../auth/api-key.service.ts';
-
 /** What every procedure call starts with, whichever surface it came through. */
 export interface RequestContext {
   authorization: string | undefined;
   rateLimitPerMinute: number;
   /** Headers the surface copies onto its HTTP response (rate-limit headers, Retry-After). */
   responseHeaders: Record<string, string>;
-}
-
-export interface AuthedContext extends RequestContext {
-  principal: Principal;
 }
 
 export const createRequestContext = (authorization: string | undefined, rateLimitPerMinute: number): RequestContext => ({

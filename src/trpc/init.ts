@@ -1,37 +1,66 @@
 import { initTRPC } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { toErrorResponse } from '../errors/error-response.ts';
+import type { z } from 'zod';
+import type { Permission } from '../../schema/account.ts';
+import type { ErrorCode } from '../errors/app-error.ts';
+import { toErrorResponse, trpcCodeForStatus, type ErrorStyle } from '../errors/error-response.ts';
+import type { PlanGate } from '../workspaces/plans.ts';
 import type { RequestContext } from './context.ts';
+import { errorStyleOf } from './error-styles.ts';
 
 /**
- * Route metadata: the REST path, plus the success status when it is not
- * 200 (a function of the output when it depends on it, e.g. 201 only when
- * something was created).
+ * Every procedure's metadata. `permission` and `plan` are enforced by the
+ * one middleware in procedures.ts and documented in /openapi.json; the rest
+ * tells the REST bridge how to answer.
  */
 export type Meta = OpenApiMeta<{
+  /** The permission the credential must hold; `any` accepts any valid credential. */
+  permission: Permission | 'any';
+  /** The plans the workspace must be on (spec's gates); `planError` is the code answered otherwise (default plan_required). */
+  plan?: PlanGate;
+  planError?: Extract<ErrorCode, 'plan_required' | 'outreach_locked'>;
+  /** The success status when it is not 200 (a function of the output when it depends on it, e.g. 201 only when something was created). */
   successStatus?: number | ((output: never) => number);
-  /** With a function `successStatus`: the other statuses it can answer, documented in OpenAPI. */
-  otherSuccessStatuses?: Record<number, string>;
+  /**
+   * The REST success answers by status when the body is not the output as it
+   * is (`restBody`) or has another shape at each status: OpenAPI documents
+   * these, and only these, as the operation's success responses.
+   */
+  restResponses?: Record<number, { description: string; body: z.ZodType }>;
+  /**
+   * The error codes the procedure itself can answer beyond what every
+   * operation like it can (credential, rate limit, permission and plan, bad
+   * input, unknown path ids: src/http/openapi-responses.ts derives those),
+   * e.g. `['conflict']`. OpenAPI documents each at its status with its body.
+   */
+  errors?: ErrorCode[];
   /** REST input to procedure input, when the procedure takes it in another shape (for example free-form parameters). */
   restInput?: (raw: Record<string, unknown>) => unknown;
+  /**
+   * Media types the REST success answer also comes in besides JSON, with
+   * their schema (a download a query parameter asks for, such as
+   * `format=csv`, served by a route of its own): OpenAPI lists them beside
+   * the JSON body.
+   */
+  restMediaTypes?: Record<string, { schema: Record<string, unknown> }>;
   /** The REST body when it is not the output itself (for example the bare extracted data). */
   restBody?: (output: never) => unknown;
-  /** `scraping`: error bodies also carry `success: false` and `errorType`, as the spec's scraping routes answer. */
-  errorStyle?: 'scraping';
+  /** How errors are answered (see ErrorStyle); the scraping routes answer as the spec's scraping examples do. */
+  errorStyle?: ErrorStyle;
 }>;
 
 const t = initTRPC
   .context<RequestContext>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error }) {
-      const { status, body } = toErrorResponse(error);
+    errorFormatter({ shape, error, path }) {
+      const { status, body } = toErrorResponse(error, errorStyleOf(path));
       // tRPC clients get the same message, status and code as REST, and never a stack.
-      return { message: body.error, code: shape.code, data: { httpStatus: status, path: shape.data.path, ...body } };
+      return { message: body.error, code: TRPC_ERROR_CODES_BY_KEY[trpcCodeForStatus(status)], data: { httpStatus: status, path: shape.data.path, ...body } };
     },
   });
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
-export const middleware = t.middleware;
 export const createCallerFactory = t.createCallerFactory;

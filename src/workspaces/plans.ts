@@ -15,6 +15,11 @@ export const planRules: Record<Plan, PlanRules> = {
   business: { leadLimit: 500_000, credits: { crawl: 50_000, agent: 10_000, validation: 50_000 } },
 };
 
-/** The spec's plan gates. */
-export const isPaidPlan = (plan: Plan) => plan !== 'free';
-export const isProOrBusiness = (plan: Plan) => plan === 'pro' || plan === 'business';
+/** The spec's plan gates: `paid` is any plan but free (sending, replies); `pro` is Pro or Business (sentiment, A/B variants). */
+export const planGates = {
+  paid: ['starter', 'pro', 'business'],
+  pro: ['pro', 'business'],
+} as const satisfies Record<string, readonly Plan[]>;
+export type PlanGate = keyof typeof planGates;
+
+export const meetsPlanGate = (plan: Plan, gate: PlanGate) => (planGates[gate] as readonly Plan[]).includes(plan);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import mongoose, { Schema } from 'mongoose';
-import { plans, type Plan } from './plans.ts';
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+import { plans } from './plans.ts';
 
 const id = { type: String, default: () => randomUUID() };
 
@@ -25,36 +25,8 @@ const userSchema = new Schema(
   { timestamps: true, versionKey: false },
 );
 
-const brandSchema = new Schema(
-  {
-    _id: id,
-    workspaceId: { type: String, required: true, index: true },
-    name: { type: String, required: true },
-  },
-  { timestamps: true, versionKey: false },
-);
+export type WorkspaceDoc = InferRawDocTypeFromSchema<typeof workspaceSchema>;
+export type UserDoc = InferRawDocTypeFromSchema<typeof userSchema>;
 
-export interface WorkspaceDoc {
-  _id: string;
-  name: string;
-  plan: Plan;
-  defaultBrandId: string;
-  createdAt: Date;
-}
-export interface UserDoc {
-  _id: string;
-  workspaceId: string;
-  email: string;
-  name: string;
-  role: 'owner' | 'member';
-  createdAt: Date;
-}
-export interface BrandDoc {
-  _id: string;
-  workspaceId: string;
-  name: string;
-}
-
-export const Workspace = mongoose.model<WorkspaceDoc>('Workspace', workspaceSchema, 'workspaces');
-export const User = mongoose.model<UserDoc>('User', userSchema, 'users');
-export const Brand = mongoose.model<BrandDoc>('Brand', brandSchema, 'brands');
+export const Workspace = mongoose.model('Workspace', workspaceSchema, 'workspaces');
+export const User = mongoose.model('User', userSchema, 'users');

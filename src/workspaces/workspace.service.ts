@@ -3,14 +3,15 @@ import type { Permission } from '../../schema/account.ts';
 import { createApiKey } from '../auth/api-key.service.ts';
 import { getBalances, setBalances, type Balances } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
-import { notFound } from '../errors/app-error.ts';
-import { planRules, type Plan } from './plans.ts';
-import { Brand, User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
+import { AppError, notFound } from '../errors/app-error.ts';
+import { assertBrandInWorkspace, createBrand } from '../brands/brands.service.ts';
+import { meetsPlanGate, planRules, type Plan, type PlanGate } from './plans.ts';
+import { User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
 
 export async function createWorkspace(input: { name: string; plan: Plan; email: string; userName?: string }) {
   // The brand first: a workspace is never stored without its default brand.
   const workspaceId = randomUUID();
-  const brand = await Brand.create({ workspaceId, name: input.name });
+  const brand = await createBrand(workspaceId, input.name);
   const workspace = await Workspace.create({ _id: workspaceId, name: input.name, plan: input.plan, defaultBrandId: brand._id });
   const user = await User.create({
     workspaceId: workspace._id,
@@ -23,12 +24,13 @@ export async function createWorkspace(input: { name: string; plan: Plan; email: 
   return { workspaceId: workspace._id, brandId: brand._id, userId: user._id, apiKey: key.apiKey };
 }
 
-/** A new key for the workspace, held by its owner. */
-export async function createOwnerKey(workspaceId: string, name: string, scopes: Permission[]) {
+/** A new key for the workspace, held by its owner; `brandId` binds it to one of the workspace's brands. */
+export async function createOwnerKey(workspaceId: string, name: string, scopes: Permission[], brandId: string | null = null) {
   await getWorkspace(workspaceId);
+  if (brandId) await assertBrandInWorkspace(workspaceId, brandId, 'brand');
   const owner = await User.findOne({ workspaceId, role: 'owner' }).lean<UserDoc>();
   if (!owner) throw notFound('Workspace owner');
-  return createApiKey({ workspaceId, userId: owner._id, name, scopes });
+  return createApiKey({ workspaceId, userId: owner._id, name, scopes, brandId });
 }
 
 export async function getWorkspace(workspaceId: string): Promise<WorkspaceDoc> {
@@ -43,11 +45,12 @@ export async function getUser(workspaceId: string, userId: string): Promise<User
   return user;
 }
 
-/** A brand id that belongs to the workspace, or its default brand. */
-export async function resolveBrandId(workspace: WorkspaceDoc, brandId: string | undefined): Promise<string> {
-  if (!brandId) return workspace.defaultBrandId;
-  if (!(await findOwned(Brand, brandId, workspace._id))) throw notFound('Brand');
-  return brandId;
+/** The spec's plan gates: 403 with `code` unless the workspace's plan passes `gate`. */
+export async function assertPlan(workspaceId: string, gate: PlanGate, code: 'plan_required' | 'outreach_locked') {
+  const { plan } = await getWorkspace(workspaceId);
+  if (meetsPlanGate(plan, gate)) return;
+  const needed = gate === 'paid' ? 'a paid plan' : 'the Pro or Business plan';
+  throw new AppError(code, `This needs ${needed}; the workspace is on ${plan}`, { plan, required: gate });
 }
 
 export interface WorkspaceSummary {

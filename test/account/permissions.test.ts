@@ -1,49 +1,155 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../schema/account.ts';
+import { appRouter } from '../../src/router.ts';
+import { procedureDefs } from '../../src/trpc/procedure-defs.ts';
 import { createTestWorkspace, useApiServer, type TestWorkspace } from '../support/api-server.ts';
+import { importLeads } from '../support/leads.ts';
+import { catalogueScraper, createScraper, scrapeEnv } from '../support/scraping.ts';
 
-const server = useApiServer();
-const someId = '3f1c2b7a-6f0e-4a51-9d2c-8b7e6a5d4c3b';
+const server = useApiServer(scrapeEnv);
+const procedures = Object.entries(procedureDefs(appRouter));
 
-/** Every Account and Leads route with the permission the spec gives it, and a valid request. */
-const routes: Array<{ method: string; path: string; permission: Permission; body?: unknown }> = [
-  { method: 'GET', path: '/api/leads', permission: 'read' },
-  { method: 'GET', path: '/api/leads/capacity', permission: 'read' },
-  { method: 'GET', path: '/api/leads/fields', permission: 'read' },
-  { method: 'GET', path: '/api/leads/research-profiles', permission: 'read' },
-  { method: 'GET', path: '/api/leads/validate', permission: 'read' },
-  { method: 'POST', path: '/api/leads', permission: 'write', body: { leads: [{ email: 'p@x.test' }] } },
-  { method: 'PATCH', path: `/api/leads/${someId}`, permission: 'write', body: { status: 'new' } },
-  { method: 'PATCH', path: '/api/leads', permission: 'write', body: { ids: [someId], status: 'new' } },
-  { method: 'DELETE', path: '/api/leads', permission: 'write', body: { ids: [someId] } },
-  { method: 'POST', path: '/api/leads/fields', permission: 'write', body: { label: 'Size' } },
-  { method: 'POST', path: '/api/leads/research-profiles', permission: 'write', body: { name: 'n', criteria: {} } },
-];
+/** Records the examples act on, made with the owner's key. */
+interface Fixtures {
+  leadId: string;
+  /** A lead no example deletes (`leads.delete` removes leadId). */
+  keptLeadId: string;
+  scraperId: string;
+  spareScraperId: string;
+  runId: string;
+  endpointId: string;
+  spareEndpointId: string;
+  endpointRunId: string;
+  sequenceId: string;
+  /** A sequence only `outreach.sequences.delete` acts on. */
+  spareSequenceId: string;
+  inboxId: string;
+  /** An inbox only `outreach.inboxes.delete` acts on. */
+  spareInboxId: string;
+  campaignId: string;
+}
 
-describe('permissions', () => {
+/** One valid request per procedure, and the exact status a key holding just the procedure's permission gets. */
+type Example = (f: Fixtures) => { params?: Record<string, string>; query?: string; body?: unknown; status: number };
+
+const site = 'http://127.0.0.1:9/catalogue';
+const sequenceBody = { name: 'Perm', steps: [{ subject: 'Hello', body_html: '<p>Hi {{first_name|there}}</p>' }] };
+/** An inbox stored without logging in (verify: false): permissions are checked before any connection, and a send from it finds no server (503). */
+const inboxBody = { name: 'Perm', from: 'perm@x.test', smtp: { host: '127.0.0.1', port: 9, user: 'u', password: 'p' }, verify: false };
+const examples: Record<string, Example> = {
+  'account.currentUser': () => ({ status: 200 }),
+  'brands.create': () => ({ body: { name: 'Second brand' }, status: 201 }),
+  'brands.list': () => ({ status: 200 }),
+  'leads.list': () => ({ query: 'limit=5', status: 200 }),
+  'leads.import': () => ({ body: { leads: [{ email: 'perm@x.test' }] }, status: 201 }),
+  'leads.get': (f) => ({ params: { id: f.keptLeadId }, status: 200 }),
+  'leads.update': (f) => ({ params: { id: f.leadId }, body: { status: 'qualified' }, status: 200 }),
+  'leads.bulkUpdate': (f) => ({ body: { ids: [f.leadId], status: 'contacted' }, status: 200 }),
+  'leads.delete': (f) => ({ body: { ids: [f.leadId] }, status: 200 }),
+  'leads.capacity': () => ({ status: 200 }),
+  'leads.fields': () => ({ status: 200 }),
+  'leads.createField': () => ({ body: { label: 'Size' }, status: 201 }),
+  'leads.researchProfiles': () => ({ status: 200 }),
+  'leads.saveResearchProfile': () => ({ body: { name: 'ICP', criteria: {} }, status: 200 }),
+  'leads.validationJobs': () => ({ status: 200 }),
+  'scrapers.create': () => ({ body: catalogueScraper, status: 201 }),
+  'scrapers.list': () => ({ status: 200 }),
+  'scrapers.get': (f) => ({ params: { id: f.scraperId }, status: 200 }),
+  'scrapers.update': (f) => ({ params: { id: f.scraperId }, body: { name: 'Renamed' }, status: 200 }),
+  'scrapers.delete': (f) => ({ params: { id: f.spareScraperId }, status: 200 }),
+  'scrapers.start': (f) => ({ params: { scraperId: f.scraperId }, body: { url: site }, status: 202 }),
+  'scrapers.run': (f) => ({ params: { runId: f.runId }, status: 200 }),
+  'scrapers.data': (f) => ({ params: { scraperId: f.scraperId, runId: f.runId }, status: 202 }),
+  'endpoints.create': (f) => ({ body: { slug: 'perm-create', name: 'P', scraper_id: f.scraperId, url_template: site }, status: 201 }),
+  'endpoints.list': () => ({ status: 200 }),
+  'endpoints.get': (f) => ({ params: { id: f.endpointId }, status: 200 }),
+  'endpoints.update': (f) => ({ params: { id: f.endpointId }, body: { name: 'Renamed' }, status: 200 }),
+  'endpoints.delete': (f) => ({ params: { id: f.spareEndpointId }, status: 200 }),
+  'endpoints.invoke': () => ({ params: { slug: 'perm-async' }, status: 202 }),
+  'endpoints.invokePost': () => ({ params: { slug: 'perm-post' }, body: {}, status: 202 }),
+  'endpoints.result': (f) => ({ params: { slug: 'perm-async', runId: f.endpointRunId }, status: 202 }),
+  'outreach.sequences.create': () => ({ body: sequenceBody, status: 200 }),
+  'outreach.sequences.list': () => ({ status: 200 }),
+  'outreach.sequences.update': (f) => ({ params: { id: f.sequenceId }, body: { name: 'Renamed' }, status: 200 }),
+  'outreach.sequences.delete': (f) => ({ params: { id: f.spareSequenceId }, status: 200 }),
+  'outreach.suppressions.list': () => ({ query: 'limit=5', status: 200 }),
+  'outreach.suppressions.add': () => ({ body: { entries: ['perm@x.test', '@perm.test'] }, status: 201 }),
+  'outreach.suppressions.remove': () => ({ body: { emails: ['perm@x.test'] }, status: 200 }),
+  'outreach.inboxes.create': () => ({ body: inboxBody, status: 201 }),
+  'outreach.inboxes.list': () => ({ status: 200 }),
+  'outreach.inboxes.update': (f) => ({ params: { id: f.inboxId }, body: { name: 'Renamed' }, status: 200 }),
+  'outreach.inboxes.delete': (f) => ({ params: { id: f.spareInboxId }, status: 200 }),
+  'outreach.campaigns.create': (f) => ({ body: { name: 'Perm', sequence_id: f.sequenceId, inbox_ids: [f.inboxId] }, status: 201 }),
+  'outreach.campaigns.list': () => ({ status: 200 }),
+  'outreach.campaigns.get': (f) => ({ params: { id: f.campaignId }, status: 200 }),
+  'outreach.campaigns.update': (f) => ({ body: { id: f.campaignId, name: 'Renamed' }, status: 200 }),
+  'outreach.campaigns.enroll': (f) => ({ params: { id: f.campaignId }, body: { lead_ids: [f.keptLeadId] }, status: 200 }),
+  'outreach.sending.send': (f) => ({ body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' }, status: 503 }),
+};
+
+describe('permissions, for every procedure of the router', () => {
   let workspace: TestWorkspace;
+  let fixtures: Fixtures;
   const keys: Partial<Record<Permission, string>> = {};
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace();
-    for (const scope of ['read', 'write', 'scraper', 'agents'] as const) keys[scope] = await workspace.keyWith(scope);
+    workspace = await createTestWorkspace('starter'); // sending needs a paid plan
+    for (const scope of ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'outreach:send'] as const) keys[scope] = await workspace.keyWith(scope);
+    const owner = workspace.apiKey;
+    const [lead, keptLead] = await importLeads(server, owner, [{ email: 'fixture@x.test' }, { email: 'kept@x.test' }]);
+    const scraperId = await createScraper(server, owner);
+    const spareScraperId = await createScraper(server, owner);
+    const run = await server.request('POST', `/api/scrape/${scraperId}`, { key: owner, body: { url: site } });
+    const endpoint = async (slug: string, extra: Record<string, unknown> = {}) => {
+      const res = await server.request('POST', '/api/endpoints', { key: owner, body: { slug, name: slug, scraper_id: scraperId, url_template: site, mode: 'async', ...extra } });
+      return res.body.endpoint.id as string;
+    };
+    const endpointId = await endpoint('perm-async');
+    await endpoint('perm-post', { method: 'POST' });
+    const spareEndpointId = await endpoint('perm-spare');
+    const invoked = await server.request('GET', '/v1/e/perm-async', { key: owner });
+    const sequence = async () => (await server.request('POST', '/api/outreach/sequences', { key: owner, body: sequenceBody })).body.sequence.id as string;
+    const inbox = async () => (await server.request('POST', '/api/outreach/inboxes', { key: owner, body: inboxBody })).body.inbox.id as string;
+    fixtures = {
+      leadId: lead!.id,
+      keptLeadId: keptLead!.id,
+      scraperId,
+      spareScraperId,
+      runId: run.body.data.runId,
+      endpointId,
+      spareEndpointId,
+      endpointRunId: invoked.body.runId,
+      sequenceId: await sequence(),
+      spareSequenceId: await sequence(),
+      inboxId: await inbox(),
+      spareInboxId: await inbox(),
+      campaignId: '',
+    };
+    const campaign = await server.request('POST', '/api/outreach/campaigns', { key: owner, body: { name: 'Fixture', sequence_id: fixtures.sequenceId, inbox_ids: [fixtures.inboxId] } });
+    fixtures.campaignId = campaign.body.campaign.id;
   });
 
-  it.each(routes)('$method $path needs $permission', async ({ method, path, permission, body }) => {
-    const wrong = permission === 'read' ? keys.write! : keys.read!;
-    const denied = await server.request(method, path, { key: wrong, body });
-    expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: expect.stringContaining(permission), code: 'missing_permission', permission });
-
-    const unrelated = await server.request(method, path, { key: keys.agents!, body });
-    expect(unrelated.status).toBe(403);
-
-    const allowed = await server.request(method, path, { key: keys[permission]!, body });
-    expect([200, 201, 404]).toContain(allowed.status);
-    const owner = await server.request(method, path, { key: workspace.apiKey, body });
-    expect(owner.status).not.toBe(403);
-
-    const anonymous = await server.request(method, path, { body });
-    expect(anonymous.status).toBe(401);
+  it('has an example for every procedure, and every procedure declares its permission', () => {
+    expect(procedures.map(([path]) => path).sort()).toEqual(Object.keys(examples).sort());
+    for (const [path, procedure] of procedures) expect(procedure.meta?.permission, path).toBeDefined();
   });
+
+  it.each(procedures.map(([path, procedure]) => ({ path, permission: procedure.meta!.permission, openapi: procedure.meta!.openapi! })))(
+    '$path needs $permission',
+    async ({ path, permission, openapi }) => {
+      const example = examples[path]!(fixtures);
+      const url = openapi.path.replace(/\{(\w+)\}/g, (_, name: string) => example.params![name]!) + (example.query ? `?${example.query}` : '');
+      const send = (key?: string) => server.request(openapi.method, url, { key, body: example.body });
+
+      expect((await send()).status).toBe(401);
+      if (permission !== 'any') {
+        const denied = await send(permission === 'read' ? keys.write : keys.read);
+        expect(denied.status).toBe(403);
+        expect(denied.body).toMatchObject({ error: expect.stringContaining(permission), code: 'missing_permission', permission });
+      }
+      const holder = permission === 'any' ? keys.agents! : keys[permission]!;
+      const allowed = await send(holder);
+      expect(allowed.status, JSON.stringify(allowed.body)).toBe(example.status);
+    },
+  );
 });

@@ -22,7 +22,9 @@ describe('admin CLI', () => {
     const workspaceId = created.json.workspaceId;
 
     const key = await cli('keys', 'create', '--workspace', workspaceId, '--name', 'CRM sync', '--scopes', 'read,write');
-    expect(key.json).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^lok_/), scopes: ['read', 'write'] });
+    expect(key.json).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^lok_/), scopes: ['read', 'write'], brandId: null });
+    const bound = await cli('keys', 'create', '--workspace', workspaceId, '--name', 'Brand key', '--scopes', 'read', '--brand', created.json.brandId);
+    expect(bound.json).toMatchObject({ scopes: ['read'], brandId: created.json.brandId });
 
     const shown = await cli('workspace', 'show', '--id', workspaceId);
     expect(shown.json).toEqual({
@@ -46,8 +48,15 @@ describe('admin CLI', () => {
     const badPlan = await cli('workspace', 'create', '--name', 'X', '--plan', 'gold', '--email', 'x@x.test');
     expect(badPlan.code).toBe(2);
     expect(badPlan.stderr).toContain('--plan must be one of free, starter, pro, business');
-    const badScope = await cli('keys', 'create', '--workspace', 'nope', '--name', 'n', '--scopes', 'read');
+    const created = await cli('workspace', 'create', '--name', 'Y', '--plan', 'free', '--email', 'y@y.test');
+    const badScope = await cli('keys', 'create', '--workspace', created.json.workspaceId, '--name', 'n', '--scopes', 'read,admin');
     expect(badScope.code).toBe(1);
-    expect(JSON.parse(badScope.stderr)).toEqual({ error: 'Workspace not found' });
+    expect(JSON.parse(badScope.stderr).error).toContain('scopes: unknown permission admin');
+    const noWorkspace = await cli('keys', 'create', '--workspace', 'nope', '--name', 'n', '--scopes', 'read');
+    expect(noWorkspace.code).toBe(1);
+    expect(JSON.parse(noWorkspace.stderr)).toEqual({ error: 'Workspace not found' });
+    const foreignBrand = await cli('keys', 'create', '--workspace', created.json.workspaceId, '--name', 'n', '--scopes', 'read', '--brand', '3f1c2b7a-6f0e-4a51-9d2c-8b7e6a5d4c3b');
+    expect(foreignBrand.code).toBe(1);
+    expect(JSON.parse(foreignBrand.stderr)).toEqual({ error: 'brand: Brand not found' });
   }, 60_000);
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
-import { debitCredits, getBalances, refundCredits, setBalances } from '../../src/credits/credits.service.ts';
+import { closeUsage, debitCredits, getBalances, openUsage, setBalances, usageOf, UsageAccountClosedError } from '../../src/credits/credits.service.ts';
 import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
+import { itRacingOneDocument } from '../support/store.ts';
 
 beforeAll(() => connectDatabase(freshDatabaseUri()));
 afterAll(() => disconnectDatabase());
@@ -15,30 +16,62 @@ describe('credits', () => {
     expect(await getBalances(workspaceId)).toEqual({ crawl: 2000, agent: 500, validation: 2000, overage: false });
   });
 
-  it('never lets concurrent debits take the balance below zero', async () => {
+  itRacingOneDocument('never lets concurrent debits take the balance below zero', async () => {
     const workspaceId = await newWorkspace();
     await setBalances(workspaceId, { crawl: 10 });
     const results = await Promise.allSettled(Array.from({ length: 25 }, () => debitCredits(workspaceId, 'crawl', 1)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(rejected).toHaveLength(15);
-    expect(rejected[0]!.reason).toMatchObject({ appCode: 'insufficient_credits', status: 402 });
+    expect(rejected[0]!.reason).toMatchObject({ code: 'insufficient_credits', status: 402 });
     expect((await getBalances(workspaceId)).crawl).toBe(0);
   });
 
   it('answers validation_credits_exhausted for validation credits', async () => {
     const workspaceId = await newWorkspace();
     await setBalances(workspaceId, { validation: 2 });
-    await expect(debitCredits(workspaceId, 'validation', 3)).rejects.toMatchObject({ appCode: 'validation_credits_exhausted', status: 402 });
+    await expect(debitCredits(workspaceId, 'validation', 3)).rejects.toMatchObject({ code: 'validation_credits_exhausted', status: 402 });
     expect((await getBalances(workspaceId)).validation).toBe(2);
   });
 
   it('with overage on, empties the balance and records the rest as overage', async () => {
     const workspaceId = await newWorkspace();
     await setBalances(workspaceId, { agent: 3, overage: true });
-    expect(await debitCredits(workspaceId, 'agent', 5)).toEqual({ charged: 3, overage: 2, remaining: 0 });
-    expect(await debitCredits(workspaceId, 'agent', 4)).toEqual({ charged: 0, overage: 4, remaining: 0 });
-    await refundCredits(workspaceId, 'agent', 1);
-    expect((await getBalances(workspaceId)).agent).toBe(1);
+    expect(await debitCredits(workspaceId, 'agent', 5)).toEqual({ charged: 3, overage: 2, remaining: 0, repeated: false });
+    expect(await debitCredits(workspaceId, 'agent', 4)).toEqual({ charged: 0, overage: 4, remaining: 0, repeated: false });
+    expect(await getBalances(workspaceId)).toMatchObject({ agent: 0, overage: true });
+  });
+
+  it('charges an item of an open usage account once, however often it is retried, and refuses charges once it is closed', async () => {
+    const workspaceId = await newWorkspace();
+    await setBalances(workspaceId, { crawl: 4, overage: true });
+    const page = (sequence: number) => debitCredits(workspaceId, 'crawl', 3, { account: 'scrape-run:r1', sequence });
+    await expect(page(0)).rejects.toBeInstanceOf(UsageAccountClosedError);
+    await openUsage(workspaceId, 'scrape-run:r1');
+    expect(await page(0)).toMatchObject({ charged: 3, overage: 0, repeated: false });
+    expect(await page(0)).toMatchObject({ charged: 0, overage: 0, repeated: true });
+    expect(await page(1)).toEqual({ charged: 1, overage: 2, remaining: 0, repeated: false });
+    // A retry starts again from the first item: everything below the account's next sequence is free.
+    expect(await page(0)).toMatchObject({ repeated: true });
+    expect(await page(1)).toMatchObject({ repeated: true });
+    expect(await usageOf(workspaceId, 'scrape-run:r1')).toEqual({ items: 2, charged: 4, overage: 2 });
+    expect(await getBalances(workspaceId)).toMatchObject({ crawl: 0 });
+
+    await closeUsage(workspaceId, 'scrape-run:r1');
+    expect(await usageOf(workspaceId, 'scrape-run:r1')).toEqual({ items: 0, charged: 0, overage: 0 });
+    await expect(page(2)).rejects.toBeInstanceOf(UsageAccountClosedError);
+    expect((await getBalances(workspaceId)).crawl).toBe(0);
+  });
+
+  itRacingOneDocument('charges an item once when its charges race', async () => {
+    const workspaceId = await newWorkspace();
+    await setBalances(workspaceId, { crawl: 4, overage: true });
+    await openUsage(workspaceId, 'scrape-run:r2');
+    const concurrent = await Promise.all([0, 0, 0, 1].map((sequence) => debitCredits(workspaceId, 'crawl', 3, { account: 'scrape-run:r2', sequence })));
+    expect(concurrent.filter((d) => !d.repeated)).toEqual([
+      { charged: 3, overage: 0, remaining: 1, repeated: false },
+      { charged: 1, overage: 2, remaining: 0, repeated: false },
+    ]);
+    expect(await usageOf(workspaceId, 'scrape-run:r2')).toEqual({ items: 2, charged: 4, overage: 2 });
   });
 });

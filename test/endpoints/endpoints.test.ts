@@ -1,10 +1,13 @@
+import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBalances } from '../../src/credits/credits.service.ts';
 import { createTestWorkspace, useApiServer, type TestWorkspace } from '../support/api-server.ts';
 import { catalogueSite, serveFixture, type FixtureSite } from '../support/fixture-sites.ts';
-import { createScraper, scrapeEnv } from '../support/scraping.ts';
+import { useTestClock } from '../support/clock.ts';
+import { createScraper, scrapeEnv, waitForRun } from '../support/scraping.ts';
 
 const server = useApiServer({ ...scrapeEnv, INVOKE_INLINE_TIMEOUT_MS: '1500' }, { worker: true });
+const clock = useTestClock();
 let site: FixtureSite;
 
 beforeAll(async () => {
@@ -83,12 +86,44 @@ describe('published endpoints: management', () => {
     expect((await server.request('GET', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).status).toBe(404);
   });
 
+  it('answers 404 naming scraper_id for a scraper the workspace does not have, on create and on update', async () => {
+    const { workspace, endpoint } = await setup();
+    const theirs = await createScraper(server, (await createTestWorkspace()).apiKey);
+    const body = { slug: 'no-scraper', name: 'X', scraper_id: theirs, url_template: `${site.origin}/catalogue` };
+    const created = await server.request('POST', '/api/endpoints', { key: workspace.apiKey, body });
+    expect(created.status).toBe(404);
+    expect(created.body).toMatchObject({ code: 'not_found', field: 'scraper_id' });
+    const updated = await server.request('PATCH', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey, body: { scraper_id: theirs } });
+    expect(updated.status).toBe(404);
+    expect(updated.body).toMatchObject({ code: 'not_found', field: 'scraper_id' });
+  });
+
+  it('keeps a scraper while endpoints use it (409), then deletes it with its runs and results', async () => {
+    const { workspace, scraperId, endpoint, invokeKey } = await setup();
+    expect((await invoke(invokeKey, '/v1/e/shop-search?page=1')).status).toBe(200);
+    const started = await server.request('POST', `/api/scrape/${scraperId}`, { key: workspace.apiKey, body: { url: `${site.origin}/catalogue?page=2` } });
+    const runId = started.body.data.runId;
+    expect((await waitForRun(server, workspace.apiKey, runId)).status).toBe('completed');
+
+    const refused = await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: workspace.apiKey });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'conflict', endpoints: ['shop-search'] });
+    expect((await server.request('GET', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).body.endpoint.output_schema).toMatchObject({ required: ['items'] });
+
+    await server.request('DELETE', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey });
+    const deleted = await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: workspace.apiKey });
+    expect(deleted.body).toEqual({ ok: true, id: scraperId, runs_deleted: 2 });
+    expect((await server.request('GET', `/api/scrape/runs/${runId}`, { key: workspace.apiKey })).status).toBe(404);
+    expect((await server.request('GET', `/api/${scraperId}/data/${runId}`, { key: workspace.apiKey })).status).toBe(404);
+    const chunks = mongoose.connection.db!.collection('scrape_result_chunks');
+    expect(await chunks.countDocuments({ _id: { $regex: `^${runId}:` } as never })).toBe(0);
+  });
+
   it.each([
     [{ slug: 'Shop Search' }, 'slug'],
     [{ url_template: 'ftp://x.test/{page}' }, 'url_template'],
     [{ url_template: 'http://x.test/?q={missing}' }, 'url_template'],
     [{ param_schema: { type: 'array' } }, 'param_schema'],
-    [{ scraper_id: '0f0e0d0c-0b0a-4909-8807-060504030201' }, 'scraper_id'],
     [{ method: 'PUT' }, 'method'],
     [{ freshness: 'stale_ok' }, 'freshness'],
   ])('answers 400 naming the field for %j', async (overrides, field) => {
@@ -150,8 +185,25 @@ describe('published endpoints: invoke', () => {
     const short = await setup({ slug: 'short-lived', cache_ttl_seconds: 1 });
     expect((await invoke(short.invokeKey, '/v1/e/short-lived?page=1')).headers.get('x-cache')).toBe('MISS');
     expect((await invoke(short.invokeKey, '/v1/e/short-lived?page=1')).headers.get('x-cache')).toBe('HIT');
-    await new Promise((r) => setTimeout(r, 1200));
-    expect((await invoke(short.invokeKey, '/v1/e/short-lived?page=1')).headers.get('x-cache')).toBe('MISS');
+    clock.advance(1_500);
+    const expired = await invoke(short.invokeKey, '/v1/e/short-lived?page=1');
+    expect(expired.headers.get('x-cache'), JSON.stringify(expired.body)).toBe('MISS');
+  });
+
+  it('caches an async call\'s result when its run completes, without anyone polling it', async () => {
+    const asyncEndpoint = await setup({ slug: 'unpolled', mode: 'async' });
+    const accepted = await invoke(asyncEndpoint.invokeKey, '/v1/e/unpolled?page=2');
+    expect(accepted.status).toBe(202);
+    await waitForRun(server, asyncEndpoint.workspace.apiKey, accepted.body.runId);
+    const deadline = Date.now() + 10_000;
+    let again = await invoke(asyncEndpoint.invokeKey, '/v1/e/unpolled?page=2');
+    while (again.status !== 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      again = await invoke(asyncEndpoint.invokeKey, '/v1/e/unpolled?page=2');
+    }
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(again.body.items.map((i: { title: string }) => i.title)).toEqual(['Product 4', 'Product 5', 'Product 6']);
   });
 
   it('answers 202 in async mode and past the inline budget, with the result to poll', async () => {

@@ -21,6 +21,49 @@ describe('PATCH /api/leads (bulk)', () => {
     expect((await server.request('GET', '/api/leads/capacity', { key: apiKey })).body.used).toBe(1);
   });
 
+  it('counts only leads whose status actually changed', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const leads = await importLeads(server, apiKey, [{ email: 'a@x.test' }, { email: 'b@x.test', status: 'contacted' }, { email: 'c@x.test' }]);
+    const ids = leads.map((l) => l.id);
+    const res = await server.request('PATCH', '/api/leads', { key: apiKey, body: { ids, status: 'contacted' } });
+    expect(res.body).toEqual({ ok: true, updated: 2 });
+    const again = await server.request('PATCH', '/api/leads', { key: apiKey, body: { ids, status: 'contacted' } });
+    expect(again.body).toEqual({ ok: true, updated: 0 });
+    expect((await server.request('GET', '/api/leads?status=contacted', { key: apiKey })).body.total).toBe(3);
+  });
+
+  it('counts archiving archived leads, or restoring stored ones, as no change', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const leads = await importLeads(server, apiKey, [{ email: 'a@x.test' }, { email: 'b@x.test' }, { email: 'c@x.test' }]);
+    const ids = leads.map((l) => l.id);
+    const patch = (body: Record<string, unknown>) => server.request('PATCH', '/api/leads', { key: apiKey, body: { ids, ...body } });
+    expect((await patch({ ids: ids.slice(0, 1), archived: true })).body).toEqual({ ok: true, updated: 1 });
+    expect((await patch({ archived: true })).body).toEqual({ ok: true, updated: 2 });
+    expect((await patch({ archived: true })).body).toEqual({ ok: true, updated: 0 });
+    expect((await server.request('GET', '/api/leads/capacity', { key: apiKey })).body.used).toBe(0);
+    expect((await patch({ archived: false })).body).toEqual({ ok: true, updated: 3 });
+    expect((await patch({ archived: false })).body).toEqual({ ok: true, updated: 0 });
+    expect((await server.request('GET', '/api/leads/capacity', { key: apiKey })).body.used).toBe(3);
+  });
+
+  it('counts a lead once when its status and archive state both change', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const [both, neither, archiveOnly, statusOnly] = await importLeads(server, apiKey, [
+      { email: 'both@x.test' },
+      { email: 'neither@x.test', status: 'contacted' },
+      { email: 'archive@x.test', status: 'contacted' },
+      { email: 'status@x.test' },
+    ]);
+    const archive = { ids: [neither!.id, statusOnly!.id], archived: true };
+    expect((await server.request('PATCH', '/api/leads', { key: apiKey, body: archive })).body.updated).toBe(2);
+    const ids = [both!.id, neither!.id, archiveOnly!.id, statusOnly!.id];
+    const res = await server.request('PATCH', '/api/leads', { key: apiKey, body: { ids, status: 'contacted', archived: true } });
+    expect(res.body).toEqual({ ok: true, updated: 3 });
+    const archived = await server.request('GET', '/api/leads?status=archived', { key: apiKey });
+    expect(archived.body.leads.map((l: { status: string }) => l.status)).toEqual(['contacted', 'contacted', 'contacted', 'contacted']);
+    expect((await server.request('GET', '/api/leads/capacity', { key: apiKey })).body.used).toBe(0);
+  });
+
   it('counts only the workspace\'s own leads', async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();

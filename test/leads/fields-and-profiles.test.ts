@@ -51,7 +51,7 @@ describe('custom columns', () => {
     const { apiKey } = await createTestWorkspace();
     const res = await server.request('POST', '/api/leads/fields', { key: apiKey, body });
     expect(res.status).toBe(400);
-    expect(res.body.field).toBe(field);
+    expect(res.body).toMatchObject({ code: 'validation_failed', field, issues: [{ field, message: expect.stringMatching(new RegExp(`^${field}: `)) }] });
   });
 });
 

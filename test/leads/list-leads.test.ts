@@ -58,7 +58,12 @@ describe('GET /api/leads', () => {
 
   it('narrows by brand id', async () => {
     expect((await list(`?brand=${workspace.brandId}`)).total).toBe(3);
-    expect((await list('?brand=7d1b3c4e-0f7a-4c1e-9a55-2b6d2f3e4a10')).total).toBe(0);
+  });
+
+  it('answers 404 naming brand for a brand that is not the workspace\'s', async () => {
+    const res = await server.request('GET', '/api/leads?brand=7d1b3c4e-0f7a-4c1e-9a55-2b6d2f3e4a10', { key: workspace.apiKey });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'not_found', field: 'brand' });
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testSecretsKey } from '../support/api-server.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 import { freePort, projectRoot, run, startService } from '../support/processes.ts';
 
@@ -7,7 +8,7 @@ const deno = join(projectRoot, 'node_modules', 'deno', 'deno');
 
 /** The same code served by Deno 2 (`deno task start`): auth, a leads round trip, GraphQL and OpenAPI over HTTP. */
 describe('Deno runtime smoke test', () => {
-  const env = { MONGODB_URI: freshDatabaseUri(), PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
+  const env = { MONGODB_URI: freshDatabaseUri(), SECRETS_KEY: testSecretsKey, PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
   let baseUrl: string;
   let service: Awaited<ReturnType<typeof startService>>;
   let apiKey: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import type { CrawlOptions } from '../../scrapers/crawl-types.ts';
-import { resolverWithOverrides, type AddressPolicy } from '../../scrapers/url-guard.ts';
+import { resolverWithOverrides, type AddressPolicy } from '../../src/net/address-guard.ts';
 import { useCatalogueAndForbiddenSites } from '../support/fixture-sites.ts';
 import { catalogueRules } from '../support/scraping.ts';
 
@@ -25,8 +25,9 @@ const crawl = (overrides: Partial<CrawlOptions>) => {
     timeoutMs: 5000,
     respectRobots: true,
     policy,
+    tls: { verify: true },
     maxResponseBytes: 1_000_000,
-    chargePage: async (url) => {
+    chargePage: async ({ url }) => {
       charged.push(url);
       return true;
     },

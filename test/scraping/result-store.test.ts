@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
-import { loadResult, saveResult } from '../../src/scraping/result-store.ts';
+import { deleteResult, loadResult, saveResult } from '../../src/scraping/result-store.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
 beforeAll(() => connectDatabase(freshDatabaseUri()));
@@ -15,8 +15,11 @@ describe('scrape result storage', () => {
       unicode: 'Grüße — 東京',
       rows: Array.from({ length: 40_000 }, (_, i) => ({ i, text: `row ${i} `.repeat(8) })),
     };
-    const chunks = await saveResult('7d3f7a3e-1111-4a2b-9c3d-000000000001', data);
-    expect(chunks).toBeGreaterThan(1);
-    expect(await loadResult('7d3f7a3e-1111-4a2b-9c3d-000000000001', chunks)).toEqual(data);
+    const { resultKey, resultChunks } = await saveResult('7d3f7a3e-1111-4a2b-9c3d-000000000001', data);
+    expect(resultChunks).toBeGreaterThan(1);
+    expect(await loadResult(resultKey, resultChunks)).toEqual(data);
+
+    await deleteResult(resultKey, resultChunks);
+    await expect(loadResult(resultKey, resultChunks)).rejects.toThrow('is missing');
   });
 });

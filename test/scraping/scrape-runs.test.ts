@@ -39,6 +39,51 @@ describe('scrape runs', () => {
     expect(await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })).toBe(0);
   });
 
+  it('shows pages and credits moving while the run works, and writes the run document only when it starts and ends', async () => {
+    const slowSite = await serveFixture(catalogueSite({ pages: 5, pageDelayMs: 300 }));
+    const runWrites: string[] = [];
+    mongoose.set('debug', (collection: string, method: string) => {
+      if (collection === 'scrape_runs' && /update|insert|replace|delete/i.test(method)) runWrites.push(method);
+    });
+    try {
+      const { apiKey } = await createTestWorkspace();
+      const scraperId = await createScraper(server, apiKey);
+      const res = await start(apiKey, scraperId, { url: `${slowSite.origin}/catalogue?page=1` });
+      const seen = new Set<number>();
+      for (let run = (await server.request('GET', `/api/scrape/runs/${res.body.data.runId}`, { key: apiKey })).body; run.status !== 'completed'; ) {
+        if (run.status === 'running') seen.add(run.pages);
+        expect(run.creditsCharged).toBe(run.pages);
+        await new Promise((r) => setTimeout(r, 100));
+        run = (await server.request('GET', `/api/scrape/runs/${res.body.data.runId}`, { key: apiKey })).body;
+      }
+      expect([...seen].filter((pages) => pages > 0 && pages < 5).length).toBeGreaterThanOrEqual(2);
+      expect(await waitForRun(server, apiKey, res.body.data.runId)).toMatchObject({ pages: 5, pagesCharged: 5, creditsCharged: 5 });
+      // Created, marked running, ended: however many pages.
+      expect(runWrites).toHaveLength(3);
+    } finally {
+      mongoose.set('debug', false);
+      await slowSite.close();
+    }
+  });
+
+  it('stops charging a run whose scraper is deleted while it works', async () => {
+    const slowSite = await serveFixture(catalogueSite({ pages: 20, pageDelayMs: 150 }));
+    try {
+      const { apiKey, workspaceId } = await createTestWorkspace();
+      const scraperId = await createScraper(server, apiKey);
+      const runId = (await start(apiKey, scraperId, { url: `${slowSite.origin}/catalogue?page=1` })).body.data.runId;
+      while ((await server.request('GET', `/api/scrape/runs/${runId}`, { key: apiKey })).body.pages < 2) await new Promise((r) => setTimeout(r, 50));
+      expect((await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: apiKey })).body).toMatchObject({ ok: true, runs_deleted: 1 });
+      const afterDelete = (await getBalances(workspaceId)).crawl;
+      await new Promise((r) => setTimeout(r, 1_500)); // ten more pages' time
+      // At most the page being paid for when its account closed.
+      expect((await getBalances(workspaceId)).crawl).toBeGreaterThanOrEqual(afterDelete - 1);
+      expect((await server.request('GET', `/api/scrape/runs/${runId}`, { key: apiKey })).status).toBe(404);
+    } finally {
+      await slowSite.close();
+    }
+  });
+
   it('answers 200 with the completed-result form when asked to wait and the run finishes in time', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
@@ -157,10 +202,15 @@ describe('per-host concurrency', () => {
   it('crawls one host with at most SCRAPE_HOST_CONCURRENCY requests at once', async () => {
     const slow = await serveFixture(catalogueSite({ pages: 2, pageDelayMs: 150 }));
     try {
-      const { apiKey } = await createTestWorkspace();
-      const scraperId = await createScraper(server, apiKey);
-      const started = await Promise.all(Array.from({ length: 4 }, () => start(apiKey, scraperId, { url: `${slow.origin}/catalogue?page=1` })));
-      const runs = await Promise.all(started.map((r) => waitForRun(server, apiKey, r.body.data.runId)));
+      // Four workspaces: the limit is the host's, whoever crawls it.
+      const crawls = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const { apiKey } = await createTestWorkspace();
+          const started = await start(apiKey, await createScraper(server, apiKey), { url: `${slow.origin}/catalogue?page=1` });
+          return { apiKey, runId: started.body.data.runId as string };
+        }),
+      );
+      const runs = await Promise.all(crawls.map(({ apiKey, runId }) => waitForRun(server, apiKey, runId)));
       expect(runs.every((run) => run.status === 'completed')).toBe(true);
       expect(slow.maxInFlight()).toBe(2);
     } finally {

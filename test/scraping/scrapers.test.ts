@@ -80,7 +80,7 @@ describe('scrapers', () => {
     expect(updated.body.scraper.output_schema.properties).toEqual({ heading: { anyOf: [{ type: 'string' }, { type: 'null' }] } });
 
     const removed = await server.request('DELETE', `/api/scrapers/${first.id}`, { key: apiKey });
-    expect(removed.body).toEqual({ ok: true, id: first.id });
+    expect(removed.body).toEqual({ ok: true, id: first.id, runs_deleted: 0 });
     expect((await server.request('GET', `/api/scrapers/${first.id}`, { key: apiKey })).status).toBe(404);
   });
 

@@ -8,7 +8,11 @@ import { setLogLevel } from '../../src/logger.ts';
 import type { Permission } from '../../schema/account.ts';
 import type { Plan } from '../../src/workspaces/plans.ts';
 import { createOwnerKey, createWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { fetchContract, type Contract } from '../contract/openapi-contract.ts';
 import { freshDatabaseUri } from './database.ts';
+
+/** A fixed SECRETS_KEY (32 bytes, base64) for servers the tests boot or spawn with MONGODB_URI, which refuse to start without one. */
+export const testSecretsKey = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestResponse<T = any> {
   status: number;
@@ -26,6 +30,11 @@ export interface TestServer {
  * Boots the real API server for one test file, on its own database.
  * `env` overrides configuration (for example RATE_LIMIT_PER_MINUTE);
  * `worker: true` also runs the job worker in the process.
+ *
+ * Every response `request` receives for a documented REST path is checked
+ * against the served /openapi.json (test/contract/openapi-contract.ts): a
+ * status the document does not list for that path and method, or a body
+ * that does not match its schema, fails the test that made the request.
  */
 export function useApiServer(env: Record<string, string> = {}, options: { worker?: boolean } = {}): TestServer {
   const server = {} as TestServer;
@@ -34,12 +43,13 @@ export function useApiServer(env: Record<string, string> = {}, options: { worker
     setLogLevel('silent');
     const databaseUri = freshDatabaseUri();
     await connectDatabase(databaseUri);
-    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '10000', PORT: '0', ...env, MONGODB_URI: databaseUri });
+    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '10000', PORT: '0', SECRETS_KEY: testSecretsKey, ...env, MONGODB_URI: databaseUri });
     const http = createApiServer(config);
     const worker = options.worker ? await startWorker({ concurrency: 4 }) : undefined;
     await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
     server.baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     server.databaseUri = databaseUri;
+    let contract: Promise<Contract> | undefined;
     server.request = async (method, path, options = {}) => {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -51,7 +61,11 @@ export function useApiServer(env: Record<string, string> = {}, options: { worker
       const response = await fetch(`${server.baseUrl}${path}`, { method, headers, body });
       const text = await response.text();
       const type = response.headers.get('content-type') ?? '';
-      return { status: response.status, body: type.includes('json') && text ? JSON.parse(text) : text, headers: response.headers };
+      const parsed = type.includes('json') && text ? JSON.parse(text) : text;
+      contract ??= fetchContract(server.baseUrl);
+      const violation = (await contract).check(method, path, response.status, parsed, type);
+      if (violation) throw new Error(`OpenAPI contract: ${violation}`);
+      return { status: response.status, body: parsed, headers: response.headers };
     };
     close = async () => {
       await worker?.stop();

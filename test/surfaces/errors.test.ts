@@ -29,6 +29,12 @@ describe('error responses', () => {
     const wrongMethod = await server.request('PUT', '/api/leads', { body: {} });
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.get('allow')).toBe('GET, POST, PATCH, DELETE');
+    // A fixed path is its own resource, though /api/leads/{id} would also match it.
+    const { apiKey } = await createTestWorkspace();
+    const onFixedPath = await server.request('PATCH', '/api/leads/capacity', { key: apiKey, body: { status: 'new' } });
+    expect(onFixedPath.status).toBe(405);
+    expect(onFixedPath.headers.get('allow')).toBe('GET');
+    expect((await server.request('GET', '/api/leads/capacity', { key: apiKey })).body).toMatchObject({ used: 0 });
   });
 
   it('answers a server fault with a bare 500, never a stack or internals', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { createScraper } from '../support/scraping.ts';
 
 const server = useApiServer();
 
@@ -52,6 +53,58 @@ describe('GraphQL surface', () => {
     expect(email.description).toBe('Email address.');
     const status = data.__type.fields.find((f: { name: string }) => f.name === 'status');
     expect(status.type).toEqual({ kind: 'NON_NULL', ofType: { name: 'LeadStatus' } });
+  });
+
+  it('clears a lead field with value: null where the input schema is nullable, as REST does', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const imported = await graphql(apiKey, 'mutation { leadsImport(leads: [{ email: "n@x.test", title: "CTO" }]) { leads { id title } } }');
+    expect(imported.errors).toBeUndefined();
+    const { id, title } = imported.data.leadsImport.leads[0];
+    expect(title).toBe('CTO');
+
+    const cleared = await graphql(apiKey, 'mutation Clear($id: String!) { leadsUpdate(id: $id, field: "title", value: null) { lead { title } } }', { id });
+    expect(cleared.errors).toBeUndefined();
+    expect(cleared.data.leadsUpdate.lead.title).toBeNull();
+    const listed = await server.request('GET', '/api/leads', { key: apiKey });
+    expect(listed.body.leads).toMatchObject([{ id, title: null }]);
+  });
+
+  it('clears a scraper\'s follow rules with follow: null, as REST does', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const scraperId = await createScraper(server, apiKey);
+    const unfollowed = await graphql(apiKey, 'mutation Unfollow($id: String!) { scrapersUpdate(id: $id, follow: null) { scraper { follow { next } } } }', {
+      id: scraperId,
+    });
+    expect(unfollowed.errors).toBeUndefined();
+    expect(unfollowed.data.scrapersUpdate.scraper.follow).toBeNull();
+    const fetched = await server.request('GET', `/api/scrapers/${scraperId}`, { key: apiKey });
+    expect(fetched.body.scraper.follow).toBeNull();
+  });
+
+  it('treats a null as absent where the input schema is optional but not nullable, in arguments, input objects and variables', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const imported = await graphql(
+      apiKey,
+      `mutation Import($leads: [LeadsImportLeadsItemInput!]!, $name: String) {
+        leadsImport(name: $name, leads: $leads) { created leads { email company } }
+      }`,
+      { name: null, leads: [{ email: 'a@x.test', company: null, score: null }, { email: 'b@x.test', company: 'B Co' }] },
+    );
+    expect(imported.errors).toBeUndefined();
+    expect(imported.data.leadsImport).toMatchObject({ created: 2, leads: [{ email: 'a@x.test', company: null }, { email: 'b@x.test', company: 'B Co' }] });
+
+    const listed = await graphql(apiKey, '{ leadsList(q: null, status: null, limit: 5) { total leads { email } } }');
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data.leadsList.total).toBe(2);
+
+    const scraperId = await createScraper(server, apiKey);
+    const renamed = await graphql(
+      apiKey,
+      'mutation Rename($id: String!) { scrapersUpdate(id: $id, name: "Renamed", engine: null, extract: null) { scraper { name engine follow { next max_pages } } } }',
+      { id: scraperId },
+    );
+    expect(renamed.errors).toBeUndefined();
+    expect(renamed.data.scrapersUpdate.scraper).toEqual({ name: 'Renamed', engine: 'http', follow: { next: 'a.next', max_pages: 10 } });
   });
 
   it('serves GraphiQL without any external asset', async () => {

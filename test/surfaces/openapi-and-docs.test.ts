@@ -1,5 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
+import type { PublishedEndpoint } from '../../schema/endpoints.ts';
+import { errorStatus } from '../../src/errors/app-error.ts';
+import { withPublishedEndpoints } from '../../src/http/openapi.ts';
 import { useApiServer } from '../support/api-server.ts';
 
 const server = useApiServer();
@@ -18,11 +21,14 @@ describe('OpenAPI document and reference page', () => {
     expect(operations.sort()).toEqual(
       [
         'GET /api/user',
+        'GET /api/brands',
+        'POST /api/brands',
         'GET /api/leads',
         'POST /api/leads',
         'PATCH /api/leads',
         'DELETE /api/leads',
         'PATCH /api/leads/{id}',
+        'GET /api/leads/{id}',
         'GET /api/leads/capacity',
         'GET /api/leads/fields',
         'POST /api/leads/fields',
@@ -45,6 +51,23 @@ describe('OpenAPI document and reference page', () => {
         'GET /v1/e/{slug}',
         'POST /v1/e/{slug}',
         'GET /v1/e/{slug}/results/{runId}',
+        'POST /api/outreach/inboxes',
+        'GET /api/outreach/inboxes',
+        'PATCH /api/outreach/inboxes/{id}',
+        'DELETE /api/outreach/inboxes/{id}',
+        'POST /api/outreach/sequences',
+        'GET /api/outreach/sequences',
+        'PATCH /api/outreach/sequences/{id}',
+        'DELETE /api/outreach/sequences/{id}',
+        'GET /api/outreach/suppressions',
+        'POST /api/outreach/suppressions',
+        'DELETE /api/outreach/suppressions',
+        'POST /api/outreach/campaigns',
+        'GET /api/outreach/campaigns',
+        'PATCH /api/outreach/campaigns',
+        'GET /api/outreach/campaigns/{id}',
+        'POST /api/outreach/campaigns/{id}/enroll',
+        'POST /api/outreach/send',
       ].sort(),
     );
   });
@@ -55,9 +78,93 @@ describe('OpenAPI document and reference page', () => {
     expect(paths['/api/leads'].delete.requestBody.content['application/json'].schema.properties.ids.maxItems).toBe(500);
     expect(paths['/api/leads'].delete.parameters ?? []).toEqual([]);
     expect(paths['/api/leads'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['q', 'status', 'agent_run_id', 'brand', 'limit', 'offset']);
-    expect(paths['/api/leads'].get.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
-    expect(components.schemas.Error.required).toEqual(['error', 'code']);
     expect(components.schemas.Lead.properties.email.description).toBe('Email address.');
+    const body = (operation: { responses: Record<string, { content: Record<string, { schema: Record<string, any> }> }> }, status: number) =>
+      operation.responses[String(status)]!.content['application/json']!.schema;
+
+    // A run starts with 202 (queued) and, with options.wait, may answer 200 (the completed result): each with its own body.
+    const start = paths['/api/scrape/{scraperId}'].post;
+    expect(Object.keys(start.responses).filter((status) => status < '300')).toEqual(['200', '202']);
+    expect(body(start, 202).properties.data.required).toEqual(['runId', 'status', 'message']);
+    expect(body(start, 200).properties.metadata.required).toContain('creditsCost');
+    // The data route answers the extracted JSON itself (any JSON), or { runId, status } before it is there.
+    const data = paths['/api/{scraperId}/data/{runId}'].get;
+    expect(body(data, 200)).toEqual({});
+    expect(body(data, 202)).toMatchObject({ required: ['runId', 'status'], properties: { status: { enum: ['queued', 'running'] } } });
+    expect(body(paths['/v1/e/{slug}'].post, 200)).toEqual({});
+
+    // Error statuses each operation can answer, each with the codes answered with it.
+    const codes = (operation: Parameters<typeof body>[0], status: number) => body(operation, status).allOf[1].properties.code.enum;
+    expect(codes(paths['/api/leads/{id}'].patch, 409)).toEqual(['conflict']);
+    expect(codes(paths['/api/leads/{id}'].patch, 403)).toEqual(['missing_permission', 'lead_limit']);
+    expect(codes(paths['/api/scrapers/{id}'].delete, 409)).toEqual(['conflict']);
+    expect(codes(paths['/api/endpoints'].post, 409)).toEqual(['conflict']);
+    expect(codes(paths['/api/leads'].post, 400)).toEqual(['validation_failed', 'invalid_json']);
+    expect(codes(paths['/api/leads'].post, 413)).toEqual(['payload_too_large']);
+    expect(codes(paths['/api/leads'].post, 415)).toEqual(['unsupported_media_type']);
+    expect(codes(paths['/api/{scraperId}/data/{runId}'].get, 422)).toEqual(['run_failed']);
+    expect(codes(paths['/v1/e/{slug}'].get, 405)).toEqual(['method_not_allowed']);
+    expect(codes(paths['/api/leads'].get, 429)).toEqual(['rate_limited']);
+    expect(paths['/api/leads'].get.responses['429'].headers['Retry-After']).toBeDefined();
+    // Scraping routes: scraping-style bodies, and no credits is 403 there (402 elsewhere).
+    expect(codes(start, 403)).toEqual(['missing_permission', 'insufficient_credits']);
+    expect(codes(start, 400)).toEqual(['validation_failed', 'invalid_json', 'url_not_allowed']);
+    expect(body(start, 403).allOf[0].$ref).toBe('#/components/schemas/ScrapingError');
+    expect(body(paths['/api/leads'].get, 403).allOf[0].$ref).toBe('#/components/schemas/Error');
+    // The server's own 414 and 431 come before any route: never scraping-style.
+    expect(body(start, 414).allOf[0].$ref).toBe('#/components/schemas/Error');
+    // Only what can happen: no 403 or 400 for a call any key may make without input, no 404 without ids or lookups.
+    expect(Object.keys(paths['/api/user'].get.responses)).toEqual(['200', '401', '414', '429', '431', '500']);
+    expect(Object.keys(paths['/api/leads/capacity'].get.responses)).toEqual(['200', '401', '403', '414', '429', '431', '500']);
+    for (const [path, operations] of Object.entries(paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '414', '429', '431', '500']));
+      }
+    }
+  });
+
+  it('types the error bodies once, with every code and extra field, and nothing the server never sends', async () => {
+    const res = await server.request('GET', '/openapi.json');
+    const { components } = res.body;
+    expect(Object.keys(components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+    const error = components.schemas.Error;
+    expect(error.required).toEqual(['error', 'code']);
+    expect(error.additionalProperties).toBe(false);
+    expect(error.properties.code.enum).toEqual(Object.keys(errorStatus));
+    expect(Object.keys(error.properties).sort()).toEqual(
+      ['error', 'code', 'field', 'issues', 'permission', 'plan', 'required', 'retryAfter', 'used', 'limit', 'needed', 'remaining', 'endpoints', 'runId', 'campaigns', 'status', 'cap', 'smtpCode'].sort(),
+    );
+    expect(error.properties.retryAfter.description).toContain('rate_limited');
+    expect(components.schemas.ScrapingError.required).toEqual(['error', 'code', 'success', 'errorType']);
+    expect(components.schemas.ScrapingError.properties.success).toMatchObject({ const: false });
+    // zod's safe-integer bounds are no bounds: not documented (reference pages showed them as examples).
+    expect(JSON.stringify(res.body)).not.toContain('9007199254740991');
+    expect(components.schemas.ScrapeRun.properties.pages).toEqual({ type: 'integer', description: 'Pages fetched and used.' });
+  });
+
+  it('types a workspace\'s endpoint at its own path, answering as /v1/e/{slug} does with its method', async () => {
+    const document = (await server.request('GET', '/openapi.json')).body;
+    const outputSchema = { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } } } };
+    const endpoint = { slug: 'shop-search', name: 'Shop search', description: null, method: 'GET', param_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, output_schema: outputSchema };
+    const typed = withPublishedEndpoints(document, [endpoint as unknown as PublishedEndpoint]).paths!['/v1/e/shop-search']!.get as { parameters: unknown; responses: Record<string, any> };
+    expect(typed.parameters).toEqual([{ in: 'query', name: 'q', required: true, schema: { type: 'string' } }]);
+    expect(typed.responses['200'].content['application/json'].schema).toEqual(outputSchema);
+    // Only its own method is documented there, so no 405; the rest as the generic path answers.
+    const { '405': _, '200': __, ...rest } = document.paths['/v1/e/{slug}'].get.responses;
+    expect(Object.keys(typed.responses).sort()).toEqual(['200', ...Object.keys(rest)].sort());
+    expect(typed.responses['403']).toEqual(document.paths['/v1/e/{slug}'].get.responses['403']);
+  });
+
+  it('states each operation\'s permission in its description and as x-permission', async () => {
+    const { paths } = (await server.request('GET', '/openapi.json')).body;
+    expect(paths['/api/leads'].get['x-permission']).toBe('read');
+    expect(paths['/api/leads'].get.description).toContain('Permission: `read`.');
+    expect(paths['/api/scrape/{scraperId}'].post['x-permission']).toBe('scraper');
+    expect(paths['/api/user'].get).toMatchObject({ 'x-permission': 'any', description: expect.stringContaining('Any valid credential') });
+    const undocumented = Object.entries(paths as Record<string, Record<string, { 'x-permission'?: string }>>).flatMap(([path, ops]) =>
+      Object.entries(ops).filter(([, op]) => !op['x-permission']).map(([method]) => `${method} ${path}`),
+    );
+    expect(undocumented).toEqual([]);
   });
 
   it('serves the interactive reference with local assets only', async () => {
@@ -66,11 +173,15 @@ describe('OpenAPI document and reference page', () => {
     const assets = [...(page.body as string).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(3);
     for (const asset of assets) {
-      expect(asset.startsWith('/docs/'), asset).toBe(true);
-      const res = await fetch(`${server.baseUrl}${asset}`);
+      // Relative, so the page works under whatever path a proxy serves it.
+      expect(asset.startsWith('docs/'), asset).toBe(true);
+      const res = await fetch(new URL(asset, `${server.baseUrl}/docs`));
       expect(res.status, asset).toBe(200);
     }
     expect((await server.request('GET', '/docs/../package.json')).status).toBe(404);
+    const trailingSlash = await fetch(`${server.baseUrl}/docs/`, { redirect: 'manual' });
+    expect(trailingSlash.status).toBe(301);
+    expect(new URL(trailingSlash.headers.get('location')!, `${server.baseUrl}/docs/`).pathname).toBe('/docs');
   });
 
   it('answers /healthz once the database is connected', async () => {

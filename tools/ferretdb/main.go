@@ -53,6 +53,8 @@ func main() {
 		}()
 	}
 
+	go keepIDIndexes(ctx, *sqliteURL, logger)
+
 	if err := f.Run(ctx); err != nil {
 		log.Fatal(err)
 	}

@@ -22,6 +22,8 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: { rateLimit
     landingPage: false,
     logging: false,
     maskedErrors: true,
+    // Cross-origin access is decided once for every surface (src/http/cors.ts); yoga's own default allows any origin.
+    cors: false,
   });
   return (req: IncomingMessage, res: ServerResponse) =>
     yoga.handle(req, res, {

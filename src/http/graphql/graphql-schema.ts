@@ -3,15 +3,15 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { toErrorResponse } from '../../errors/error-response.ts';
 import type { AppRouter } from '../../router.ts';
 import type { RequestContext } from '../../trpc/context.ts';
+import { errorStyleOf } from '../../trpc/error-styles.ts';
 import { procedureCaller, procedureDefs } from '../../trpc/procedure-defs.ts';
-import { ZodToGraphQL } from './zod-to-graphql.ts';
+import { nullsAsZodAccepts, ZodToGraphQL } from './zod-to-graphql.ts';
 
 export interface GraphQLContext {
   requestContext: RequestContext;
   /** Copies the procedure's response headers (rate limit) onto the HTTP response. */
   exposeHeaders: (headers: Record<string, string>) => void;
 }
-
 
 /** `leads.bulkUpdate` -> `leadsBulkUpdate` */
 const fieldName = (path: string) => path.replace(/\.([a-z])/gi, (_, c: string) => c.toUpperCase());
@@ -40,7 +40,7 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
     try {
       return await callProcedure(context.requestContext, path, input);
     } catch (error) {
-      const { status, body } = toErrorResponse(error);
+      const { status, body } = toErrorResponse(error, errorStyleOf(path));
       if (status >= 500) onFault(error);
       throw new GraphQLError(body.error, { extensions: { ...body, status } });
     } finally {
@@ -59,15 +59,10 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
         description: meta?.openapi?.summary,
         args: types.args(inputs[0], typeName(path), t),
         resolve: (_root: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
-          call(path, takesInput ? stripNulls(args) : undefined, context),
+          call(path, takesInput ? nullsAsZodAccepts(inputs[0]!, args) : undefined, context),
       });
     if (type === 'query') builder.queryField(name, field);
     else builder.mutationField(name, field);
   }
   return builder.toSchema({ sortSchema: false });
-}
-
-/** GraphQL passes omitted optional arguments as absent but explicit nulls as null; zod optionals want absent. */
-function stripNulls(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }

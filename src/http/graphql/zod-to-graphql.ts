@@ -134,3 +134,32 @@ export class ZodToGraphQL {
     return this.types.get(name);
   }
 }
+
+/**
+ * Gives GraphQL nulls their REST meaning: a null stays null where the zod
+ * schema at that position is nullable and becomes absent where it is not
+ * (GraphQL clients send null for unset variables), recursively through
+ * input objects and list items; free-form (JSON) values pass unchanged.
+ */
+export function nullsAsZodAccepts(schema: z.ZodType, value: unknown): unknown {
+  let d = def(schema);
+  let nullable = false;
+  for (;;) {
+    if (d.type === 'nullable' || d.type === 'null') nullable = true;
+    if (d.type === 'union') nullable ||= (d.options as z.ZodType[]).some((o) => nullsAsZodAccepts(o, null) === null);
+    if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch'].includes(d.type)) d = def(d.innerType);
+    else if (d.type === 'pipe') d = def(d.in);
+    else break;
+  }
+  if (value === null) return nullable ? null : undefined;
+  if (d.type === 'array' && Array.isArray(value)) return value.map((item) => nullsAsZodAccepts(d.element, item));
+  if (d.type === 'object' && typeof value === 'object' && value !== null) {
+    const shape = d.shape as Record<string, z.ZodType>;
+    return Object.fromEntries(
+      Object.entries(value)
+        .map(([key, v]) => [key, shape[key] ? nullsAsZodAccepts(shape[key], v) : v] as const)
+        .filter(([, v]) => v !== undefined),
+    );
+  }
+  return value;
+}

@@ -2,9 +2,9 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** Where a scrape may connect: only public unicast addresses, plus exact exemptions. */
+/** Where an outbound call may connect: only public unicast addresses, plus exact exemptions. */
 export interface AddressPolicy {
-  /** Exact IPs allowed even though they are not public (SCRAPE_ALLOWED_ADDRESSES). */
+  /** Exact IPs allowed even though they are not public (OUTBOUND_ALLOWED_ADDRESSES). */
   allowed: ReadonlySet<string>;
   /** Resolves a host name to every address it has (replaceable, so tests never need outside DNS). */
   resolve(host: string): Promise<string[]>;
@@ -14,7 +14,15 @@ export class UrlNotAllowedError extends Error {
   readonly code = 'url_not_allowed';
 }
 
-export const systemResolver = async (host: string) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/** True when `error`, or an error it wraps (HTTP clients wrap what their DNS lookup and hooks throw), is the guard's refusal. */
+export function isAddressRefusal(error: unknown): boolean {
+  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
+    if (current instanceof UrlNotAllowedError || current.code === 'url_not_allowed') return true;
+  }
+  return false;
+}
+
+const systemResolver = async (host: string) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
  * A resolver that answers fixed host names itself (for example
@@ -38,14 +46,31 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 /** Every address the URL's host resolves to must be allowed; returns them for the connection to use. */
 export async function assertUrlAllowed(url: string | URL, policy: AddressPolicy): Promise<string[]> {
   const parsed = typeof url === 'string' ? new URL(url) : url;
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UrlNotAllowedError(`Only http and https URLs can be scraped, not ${parsed.protocol}`);
-  const host = hostOf(parsed);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UrlNotAllowedError(`Only http and https URLs can be fetched, not ${parsed.protocol}`);
+  return approvedAddresses(hostOf(parsed), policy);
+}
+
+/**
+ * Every address `host` resolves to, when all may be reached (any other
+ * protocol's connection, e.g. SMTP, connects to one of these itself).
+ */
+export async function approvedAddresses(host: string, policy: AddressPolicy): Promise<string[]> {
   const addresses = isIP(host) ? [host] : await policy.resolve(host).catch(() => {
     throw new UrlNotAllowedError(`${host} does not resolve`);
   });
   const forbidden = addresses.find((address) => isForbiddenAddress(address, policy));
-  if (forbidden || !addresses.length) throw new UrlNotAllowedError(`${host} resolves to ${forbidden ?? 'nothing'}, which scrapes may not reach`);
+  if (forbidden || !addresses.length) throw new UrlNotAllowedError(`${host} resolves to ${forbidden ?? 'nothing'}, which outbound calls may not reach`);
   return addresses;
+}
+
+/**
+ * For a URL whose host is an IP address, the same check as assertUrlAllowed
+ * (no lookup happens for it, so a guard in the lookup never sees it); a
+ * host name is left to the guarded lookup of each connection.
+ */
+export async function assertLiteralAddressAllowed(url: URL, policy: AddressPolicy): Promise<void> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlNotAllowedError(`Only http and https URLs can be fetched, not ${url.protocol}`);
+  if (isIP(hostOf(url))) await assertUrlAllowed(url, policy);
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;

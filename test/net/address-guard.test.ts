@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertUrlAllowed, isForbiddenAddress, resolverWithOverrides, type AddressPolicy } from '../../scrapers/url-guard.ts';
+import { assertUrlAllowed, isForbiddenAddress, resolverWithOverrides, type AddressPolicy } from '../../src/net/address-guard.ts';
 
 // Names resolve only through the overrides: these tests never ask outside DNS.
 const resolve = resolverWithOverrides({ 'fixture.test': '127.0.0.3', 'public.test': '93.184.215.14' }, async (host) => {

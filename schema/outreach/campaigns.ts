@@ -1,0 +1,117 @@
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import { dateTime, nullableDateTime, uuid } from '../common.ts';
+
+export const campaignStatus = z
+  .enum(['draft', 'active', 'paused', 'completed', 'archived'])
+  .describe('`draft` until first activated; `active` sends; `paused` stops further sends without losing progress; `completed` once every enrolled lead finished; `archived` for good.');
+
+export const schedule = z
+  .strictObject({
+    timezone: z.string().refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone, e.g. Europe/Berlin').describe('IANA time zone the window is in, e.g. Europe/Berlin.'),
+    days: z
+      .array(z.int().min(1).max(7))
+      .min(1)
+      .max(7)
+      .refine((days) => new Set(days).size === days.length, 'must not repeat a day')
+      .describe('ISO weekdays sends may go out on: 1 is Monday, 7 Sunday.'),
+    start_hour: z.int().min(0).max(23).describe('First hour of the window (0–23), local time.'),
+    end_hour: z.int().min(1).max(24).describe('The hour the window ends (1–24, exclusive), local time.'),
+  })
+  .refine((window) => window.start_hour < window.end_hour, { message: 'must be after start_hour', path: ['end_hour'] })
+  .describe('When messages may be sent: on these weekdays, between these hours, in this time zone.')
+  .meta({ id: 'CampaignSchedule' });
+
+const campaignFields = {
+  name: z.string().trim().min(1).max(120).describe('Display name, 1 to 120 characters.'),
+  reply_to: z.email().nullable().describe('Reply-To address for the campaign\'s messages (null: the inbox\'s own address).'),
+  daily_limit: z.int().min(1).max(10_000).describe('Messages the campaign sends per day at most, counted per calendar day in its time zone.'),
+  schedule,
+  priority: z.int().min(0).max(100).describe('Higher priority campaigns send first when inboxes are shared (0–100).'),
+};
+
+export const createCampaignInput = z
+  .strictObject({
+    ...campaignFields,
+    sequence_id: uuid.describe('The sequence the campaign sends.'),
+    inbox_ids: z.array(uuid).min(1).max(50).optional().describe('Inboxes it sends from, in rotation (one or more).'),
+    smtp_config_id: uuid.optional().describe('A single inbox to send from, as the spec names it (the same as `inbox_ids: [id]`).'),
+    reply_to: campaignFields.reply_to.optional(),
+    daily_limit: campaignFields.daily_limit.default(200),
+    schedule: schedule.default({ timezone: 'UTC', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 }),
+    priority: campaignFields.priority.default(0),
+    track_opens: z.boolean().default(false).describe('Add an open-tracking pixel to each message (off by default).'),
+    brand_id: uuid.optional().describe('Brand it belongs to (default: the credential\'s brand).'),
+  })
+  .refine((input) => input.inbox_ids !== undefined || input.smtp_config_id !== undefined, { message: 'give inbox_ids or smtp_config_id', path: ['inbox_ids'] });
+
+export const updateCampaignInput = z.strictObject({
+  id: uuid.describe('The campaign.'),
+  status: z.enum(['active', 'paused', 'archived']).optional().describe('`active` starts or resumes, `paused` stops further sends without losing progress, `archived` ends it for good.'),
+  name: campaignFields.name.optional(),
+  reply_to: campaignFields.reply_to.optional(),
+  daily_limit: campaignFields.daily_limit.optional(),
+  schedule: schedule.optional(),
+  priority: campaignFields.priority.optional(),
+});
+
+const sentCount = z.int().describe('Messages sent.');
+export const campaignProgress = z
+  .object({
+    enrolled: z.int().describe('Leads ever enrolled.'),
+    active: z.int().describe('Enrollments still going.'),
+    finished: z.int().describe('Enrollments that were sent every step.'),
+    replied: z.int().describe('Enrollments stopped by a reply.'),
+    bounced: z.int().describe('Enrollments stopped by a bounce.'),
+    unsubscribed: z.int().describe('Enrollments stopped because the lead unsubscribed.'),
+    failed: z.int().describe('Enrollments stopped by a permanent failure, or a step that could not be sent.'),
+    interrupted: z.int().describe('Messages whose send was interrupted between being claimed and being accepted: not sent again, so possibly never sent.'),
+    steps: z
+      .array(z.object({ step: z.int().describe('Step index.'), sent: sentCount, variants: z.array(z.object({ variant: z.int().describe('0 is the step\'s own version.'), sent: sentCount })) }))
+      .describe('Messages sent per step and per A/B variant.'),
+    next_send_at: nullableDateTime.describe('When the next message is due (within the schedule), or null when none is.'),
+  })
+  .meta({ id: 'CampaignProgress' });
+
+export const campaign = z
+  .object({
+    id: uuid,
+    name: z.string(),
+    status: campaignStatus,
+    sequence_id: uuid,
+    inbox_ids: z.array(uuid),
+    reply_to: z.string().nullable(),
+    daily_limit: z.int(),
+    schedule,
+    priority: z.int(),
+    track_opens: z.boolean(),
+    brand_id: uuid,
+    progress: campaignProgress,
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: 'Campaign' });
+export type CampaignOut = z.infer<typeof campaign>;
+
+export const campaignOutput = z.object({ campaign });
+export const campaignIdInput = z.object({ id: uuid.describe('The campaign.') });
+export const listCampaignsInput = z.object({
+  brand: z.union([z.literal('all'), uuid]).optional().describe('A brand id, or `all` for the whole workspace (default: the credential\'s brand).'),
+});
+export const listCampaignsOutput = z.object({ campaigns: z.array(campaign) });
+
+export const enrollInput = z.strictObject({ id: uuid.describe('The campaign.'), lead_ids: z.array(uuid).min(1).max(500).describe('1 to 500 leads to enroll.') });
+const skipped = z.int();
+export const enrollOutput = z.object({
+  enrolled: z.int().describe('Leads enrolled now.'),
+  skipped: z
+    .object({
+      suppressed: skipped.describe('On the do-not-contact list.'),
+      unsubscribed: skipped.describe('The lead unsubscribed.'),
+      archived: skipped.describe('The lead is archived (or disqualified).'),
+      already_enrolled: skipped.describe('Already in this campaign.'),
+      no_email: skipped.describe('The lead has no email address (or is not the workspace\'s).'),
+      invalid_email: skipped.describe('The address cannot be sent to.'),
+    })
+    .describe('Leads not enrolled, by reason.'),
+});

@@ -1,0 +1,45 @@
+import { updateIfMatches } from '../db/update-if-matches.ts';
+import { CreditBalance } from './credit-balance.model.ts';
+import { alreadyCharged, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
+
+/** The update parts that record a charge on a usage account, in the same write as the balance. */
+function accountCharge(once: ChargeOnce | undefined, charged: number, overage: number) {
+  if (!once) return { condition: {}, inc: {}, set: {} };
+  const path = `usage.${once.account}`;
+  return {
+    // Only an open account has `next`: a closed (removed) one matches nothing.
+    condition: { [`${path}.next`]: { $lte: once.sequence } },
+    inc: { [`${path}.items`]: 1, [`${path}.charged`]: charged, [`${path}.overage`]: overage },
+    set: { [`${path}.next`]: once.sequence + 1 },
+  };
+}
+
+/**
+ * One debit as conditional single-document updates, which MongoDB applies
+ * atomically across any number of processes: the balance is taken only if
+ * it covers the amount (and the item is not charged yet); with overage on,
+ * a short balance is emptied only if nobody changed it since it was read.
+ */
+export async function debitAtomically(workspaceId: string, kind: CreditKind, amount: number, once?: ChargeOnce): Promise<Debit> {
+  for (;;) {
+    const whole = accountCharge(once, amount, 0);
+    const taken = await updateIfMatches(CreditBalance, workspaceId, { [kind]: { $gte: amount }, ...whole.condition }, { $inc: { [kind]: -amount, ...whole.inc }, $set: whole.set });
+    if (taken) return { charged: amount, overage: 0, remaining: taken[kind], repeated: false };
+
+    const stored = await readBalance(workspaceId);
+    const balance = stored?.[kind] ?? 0;
+    if (once && !usageAccountIn(stored, once)) throw new UsageAccountClosedError(once.account);
+    if (alreadyCharged(stored, once)) return { charged: 0, overage: 0, remaining: balance, repeated: true };
+    // Topped up since the conditional update missed: take it whole.
+    if (balance >= amount) continue;
+    if (!stored?.overage) throw creditsExhausted(kind, amount, balance);
+    const short = accountCharge(once, balance, amount - balance);
+    const emptied = await updateIfMatches(
+      CreditBalance,
+      workspaceId,
+      { [kind]: balance, ...short.condition },
+      { $set: { [kind]: 0, ...short.set }, $inc: { [`overageUsed.${kind}`]: amount - balance, ...short.inc } },
+    );
+    if (emptied) return { charged: balance, overage: amount - balance, remaining: 0, repeated: false };
+  }
+}

@@ -1,0 +1,47 @@
+import { now } from '../clock.ts';
+import { findOwned } from '../db/find-owned.ts';
+import { updateIfMatches } from '../db/update-if-matches.ts';
+import { Lead, type LeadDoc } from './lead.models.ts';
+
+/** What outreach needs of a lead: where to write, what to merge, and whether it may be written to at all. */
+export interface OutreachLead {
+  id: string;
+  email: string | null;
+  full_name: string | null;
+  company: string | null;
+  title: string | null;
+  domain: string | null;
+  location: string | null;
+  status: LeadDoc['status'];
+  archived: boolean;
+  unsubscribed: boolean;
+}
+
+const toOutreachLead = (doc: LeadDoc): OutreachLead => ({
+  id: doc._id,
+  email: doc.email ?? null,
+  full_name: doc.full_name ?? null,
+  company: doc.company ?? null,
+  title: doc.title ?? null,
+  domain: doc.domain ?? null,
+  location: doc.location ?? null,
+  status: doc.status,
+  archived: Boolean(doc.archivedAt),
+  unsubscribed: Boolean(doc.unsubscribedAt),
+});
+
+/** The workspace's leads among `ids`, read by primary key (ids of other workspaces or of no lead are left out). */
+export async function leadsForOutreach(workspaceId: string, ids: string[]): Promise<Map<string, OutreachLead>> {
+  const docs = await Promise.all([...new Set(ids)].map((id) => findOwned(Lead, id, workspaceId) as Promise<LeadDoc | null>));
+  return new Map(docs.filter((doc): doc is LeadDoc => doc !== null).map((doc) => [doc._id, toOutreachLead(doc)]));
+}
+
+/** A lead written to for the first time becomes `contacted` (a lead already qualified further keeps its status). */
+export async function markContacted(leadId: string): Promise<void> {
+  await updateIfMatches(Lead, leadId, { status: { $in: ['new', 'qualified'] } }, { $set: { status: 'contacted', updatedAt: now() } });
+}
+
+/** The lead asked to hear no more: its `unsubscribed_at` is set (once). */
+export async function markUnsubscribed(leadId: string): Promise<void> {
+  await updateIfMatches(Lead, leadId, { unsubscribedAt: null }, { $set: { unsubscribedAt: now(), updatedAt: now() } });
+}

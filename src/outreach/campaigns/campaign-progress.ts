@@ -1,0 +1,49 @@
+import { nowMs } from '../../clock.ts';
+import { incrementCounter } from '../../db/counter.ts';
+import type { CampaignOut } from '../../../schema/outreach/campaigns.ts';
+import { CampaignCounters, Enrollment, type CampaignCountersDoc, type EnrollmentDoc } from './enrollment.model.ts';
+import type { CampaignDoc } from './campaign.model.ts';
+import { nextWindowStart } from './schedule.ts';
+
+type Counter = 'enrolled' | 'finished' | 'interrupted' | EnrollmentDoc['stopReason'] & string;
+
+/** Moves a campaign's counters (by primary key). */
+export async function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent?: { step: number; variant: number }) {
+  const inc: Record<string, number> = { ...counts };
+  if (sent) inc[`sent.${sent.step}.${sent.variant}`] = 1;
+  await incrementCounter(CampaignCounters, campaignId, inc);
+}
+
+const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
+
+/** A campaign's progress: its counters, and when its next message is due within its schedule. */
+export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignOut['progress']> {
+  const counters = (await CampaignCounters.findById(campaign._id).lean<CampaignCountersDoc>()) ?? ({ sent: {} } as Partial<CampaignCountersDoc>);
+  const count = (key: keyof CampaignCountersDoc) => (counters[key] as number | undefined) ?? 0;
+  const stopped = stoppedReasons.reduce((sum, reason) => sum + count(reason), 0);
+  const next = campaign.status === 'active' || campaign.status === 'paused' ? await nextDue(campaign) : null;
+  return {
+    enrolled: count('enrolled'),
+    active: Math.max(0, count('enrolled') - count('finished') - stopped),
+    finished: count('finished'),
+    replied: count('replied'),
+    bounced: count('bounced'),
+    unsubscribed: count('unsubscribed'),
+    // Suppressed, archived and vanished leads, and permanent failures: stopped for a reason other than the lead's answer.
+    failed: count('failed') + count('suppressed') + count('archived') + count('lead_gone'),
+    interrupted: count('interrupted'),
+    steps: Object.entries(counters.sent ?? {})
+      .map(([step, variants]) => ({
+        step: Number(step),
+        sent: Object.values(variants).reduce((sum, n) => sum + n, 0),
+        variants: Object.entries(variants).map(([variant, sent]) => ({ variant: Number(variant), sent })).sort((a, b) => a.variant - b.variant),
+      }))
+      .sort((a, b) => a.step - b.step),
+    next_send_at: next === null ? null : new Date(next).toISOString(),
+  };
+}
+
+async function nextDue(campaign: CampaignDoc): Promise<number | null> {
+  const [first] = await Enrollment.find({ campaignId: campaign._id, status: 'active' }, { nextDueAt: 1 }).sort({ nextDueAt: 1 }).limit(1).lean<EnrollmentDoc[]>();
+  return first ? nextWindowStart(campaign.schedule, Math.max(nowMs(), first.nextDueAt.getTime())) : null;
+}

@@ -1,0 +1,124 @@
+import type { z } from 'zod';
+import type { CampaignOut, createCampaignInput, updateCampaignInput } from '../../../schema/outreach/campaigns.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { brandFilter, brandForWrite } from '../../brands/brands.service.ts';
+import { now } from '../../clock.ts';
+import { findOwned } from '../../db/find-owned.ts';
+import { updateIfMatches } from '../../db/update-if-matches.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { fieldError } from '../../errors/field-error.ts';
+import { inboxesForSending } from '../inboxes/inboxes.service.ts';
+import { getSequenceForSending } from '../sequences/sequences.service.ts';
+import { campaignProgress } from './campaign-progress.ts';
+import { Campaign, type CampaignDoc } from './campaign.model.ts';
+
+type CreateInput = z.infer<typeof createCampaignInput>;
+type UpdateInput = z.infer<typeof updateCampaignInput>;
+
+export async function toCampaign(doc: CampaignDoc): Promise<CampaignOut> {
+  return {
+    id: doc._id,
+    name: doc.name,
+    status: doc.status,
+    sequence_id: doc.sequenceId,
+    inbox_ids: doc.inboxIds,
+    reply_to: doc.replyTo ?? null,
+    daily_limit: doc.dailyLimit,
+    schedule: { timezone: doc.schedule.timezone, days: doc.schedule.days, start_hour: doc.schedule.startHour, end_hour: doc.schedule.endHour },
+    priority: doc.priority,
+    track_opens: doc.trackOpens,
+    brand_id: doc.brandId,
+    progress: await campaignProgress(doc),
+    created_at: doc.createdAt.toISOString(),
+    updated_at: doc.updatedAt.toISOString(),
+  };
+}
+
+const toSchedule = (schedule: CreateInput['schedule']) => ({ timezone: schedule.timezone, days: schedule.days, startHour: schedule.start_hour, endHour: schedule.end_hour });
+
+/** The sequence and the inboxes must be the workspace's (404 naming the field) and the campaign's brand's (400 naming it). */
+async function assertParts(workspaceId: string, brandId: string, sequenceId: string, inboxIds: string[], inboxField: string) {
+  const sequence = await getSequenceForSending(workspaceId, sequenceId).catch(() => {
+    throw notFound('Sequence', 'sequence_id');
+  });
+  if (sequence.brand_id !== brandId) throw fieldError({ field: 'sequence_id', problem: 'the sequence belongs to another brand than the campaign' });
+  const inboxes = await inboxesForSending(workspaceId, inboxIds);
+  if (inboxes.length !== inboxIds.length) throw notFound('Inbox', inboxField);
+  const foreign = inboxes.find((inbox) => inbox.brandId !== brandId);
+  if (foreign) throw fieldError({ field: inboxField, problem: `inbox ${foreign.id} belongs to another brand than the campaign` });
+}
+
+export async function createCampaign(principal: Principal, input: CreateInput): Promise<CampaignOut> {
+  const inboxIds = [...new Set(input.inbox_ids ?? [input.smtp_config_id!])];
+  const brandId = await brandForWrite(principal, input.brand_id);
+  await assertParts(principal.workspaceId, brandId, input.sequence_id, inboxIds, input.inbox_ids ? 'inbox_ids' : 'smtp_config_id');
+  const doc = await Campaign.create({
+    workspaceId: principal.workspaceId,
+    brandId,
+    name: input.name,
+    sequenceId: input.sequence_id,
+    inboxIds,
+    replyTo: input.reply_to ?? null,
+    dailyLimit: input.daily_limit,
+    schedule: toSchedule(input.schedule),
+    priority: input.priority,
+    trackOpens: input.track_opens,
+  });
+  return toCampaign(doc.toObject() as CampaignDoc);
+}
+
+export async function getCampaignDoc(workspaceId: string, id: string): Promise<CampaignDoc> {
+  const doc = (await findOwned(Campaign, id, workspaceId)) as CampaignDoc | null;
+  if (!doc) throw notFound('Campaign');
+  return doc;
+}
+
+export async function listCampaigns(principal: Principal, brand: string | undefined): Promise<CampaignOut[]> {
+  const brandId = await brandFilter(principal, brand, 'credential');
+  const docs = await Campaign.find({ workspaceId: principal.workspaceId, ...(brandId && { brandId }) }).sort({ createdAt: -1, _id: 1 }).lean<CampaignDoc[]>();
+  return Promise.all(docs.map(toCampaign));
+}
+
+/** Which statuses a PATCH may move a campaign to, from each. */
+const transitions: Record<CampaignDoc['status'], ReadonlyArray<UpdateInput['status']>> = {
+  draft: ['active', 'archived'],
+  active: ['paused', 'archived'],
+  paused: ['active', 'archived'],
+  completed: ['archived'],
+  archived: [],
+};
+
+export async function updateCampaign(workspaceId: string, input: UpdateInput): Promise<CampaignOut> {
+  const current = await getCampaignDoc(workspaceId, input.id);
+  const changes: Record<string, unknown> = {};
+  if (input.status !== undefined && input.status !== current.status) {
+    if (!transitions[current.status].includes(input.status)) {
+      throw new AppError('conflict', `status: a ${current.status} campaign cannot become ${input.status}`, { field: 'status', status: current.status });
+    }
+    changes.status = input.status;
+    if (input.status === 'active' && !current.startedAt) changes.startedAt = now();
+  }
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.reply_to !== undefined) changes.replyTo = input.reply_to;
+  if (input.daily_limit !== undefined) changes.dailyLimit = input.daily_limit;
+  if (input.schedule !== undefined) changes.schedule = toSchedule(input.schedule);
+  if (input.priority !== undefined) changes.priority = input.priority;
+  const updated = await Campaign.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<CampaignDoc>();
+  return toCampaign(updated!);
+}
+
+/** Active campaigns, highest priority first (the engine's order). */
+export const activeCampaigns = () => Campaign.find({ status: 'active' }).sort({ priority: -1, createdAt: 1 }).lean<CampaignDoc[]>();
+
+/** An active campaign with nothing left to send is completed (a paused one stays paused). */
+export async function completeCampaign(campaignId: string): Promise<void> {
+  await updateIfMatches(Campaign, campaignId, { status: 'active' }, { $set: { status: 'completed' } });
+}
+
+/** The names of the workspace's active campaigns that use an inbox or a sequence (which may then not be deleted). */
+export async function activeCampaignNamesUsing(workspaceId: string, uses: { inboxId?: string; sequenceId?: string }): Promise<string[]> {
+  const campaigns = await Campaign.find({ workspaceId, status: 'active' }, { name: 1, inboxIds: 1, sequenceId: 1 }).lean<CampaignDoc[]>();
+  return campaigns
+    .filter((campaign) => (uses.inboxId ? campaign.inboxIds.includes(uses.inboxId) : campaign.sequenceId === uses.sequenceId))
+    .map((campaign) => campaign.name);
+}

@@ -1,0 +1,71 @@
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+
+export const enrollmentStatuses = ['active', 'finished', 'stopped'] as const;
+export const stopReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
+
+/** A lead in a campaign: which step it is at and when that step is due. One per (campaign, lead), by its id. */
+const enrollmentSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // `<campaignId>:<leadId>`
+    workspaceId: { type: String, required: true },
+    campaignId: { type: String, required: true },
+    leadId: { type: String, required: true },
+    status: { type: String, enum: enrollmentStatuses, default: 'active', required: true },
+    stopReason: { type: String, enum: stopReasons, default: null },
+    /** The step to send next, and when it is due (the schedule window applies on top). */
+    nextStep: { type: Number, default: 0, required: true },
+    nextDueAt: { type: Date, required: true },
+    /** The first message's Message-ID: reply steps thread under it. */
+    firstMessageId: { type: String, default: null },
+    /** Steps not sent, and why (a merge variable the lead lacks). */
+    skipped: { type: [{ _id: false, step: { type: Number, required: true }, reason: { type: String, required: true } }], default: [] },
+  },
+  { timestamps: true, versionKey: false },
+);
+enrollmentSchema.index({ campaignId: 1, status: 1, nextDueAt: 1 });
+enrollmentSchema.index({ workspaceId: 1, leadId: 1 });
+
+export type EnrollmentDoc = InferRawDocTypeFromSchema<typeof enrollmentSchema>;
+export const Enrollment = mongoose.model('Enrollment', enrollmentSchema, 'outreach_enrollments');
+
+/**
+ * How an enrollment ended, inserted once under its id: the store's unique
+ * _id decides which of two racing ends (two workers, a send and an
+ * unsubscribe) counts, on both stores, and the enrollment's status is
+ * written from it (again, if a write was lost).
+ */
+const enrollmentEndSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the enrollment id
+    outcome: { type: String, enum: ['finished', ...stopReasons], required: true },
+  },
+  { versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
+);
+export type EnrollmentOutcome = 'finished' | (typeof stopReasons)[number];
+export const EnrollmentEnd = mongoose.model('EnrollmentEnd', enrollmentEndSchema, 'outreach_enrollment_ends');
+
+/**
+ * A campaign's running counts, moved as things happen (by primary key), so
+ * its progress is one read rather than a count over every enrollment and
+ * message.
+ */
+const campaignCountersSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the campaign id
+    enrolled: { type: Number, default: 0 },
+    finished: { type: Number, default: 0 },
+    replied: { type: Number, default: 0 },
+    bounced: { type: Number, default: 0 },
+    unsubscribed: { type: Number, default: 0 },
+    suppressed: { type: Number, default: 0 },
+    archived: { type: Number, default: 0 },
+    failed: { type: Number, default: 0 },
+    lead_gone: { type: Number, default: 0 },
+    interrupted: { type: Number, default: 0 },
+    /** Sent per step and variant: `{ "<step>": { "<variant>": n } }`. */
+    sent: { type: Schema.Types.Mixed, default: {} },
+  },
+  { versionKey: false, minimize: false },
+);
+export type CampaignCountersDoc = Omit<InferRawDocTypeFromSchema<typeof campaignCountersSchema>, 'sent'> & { sent: Record<string, Record<string, number>> };
+export const CampaignCounters = mongoose.model('CampaignCounters', campaignCountersSchema, 'outreach_campaign_counters');

@@ -1,0 +1,15 @@
+import { router } from '../trpc/init.ts';
+import { campaignsRouter } from './campaigns/router.ts';
+import { inboxesRouter } from './inboxes/router.ts';
+import { sendingRouter } from './sending/router.ts';
+import { sequencesRouter } from './sequences/router.ts';
+import { suppressionsRouter } from './suppressions/router.ts';
+
+/** Outreach, one sub-router per sub-resource (README "Layout"). */
+export const outreachRouter = router({
+  inboxes: inboxesRouter,
+  sequences: sequencesRouter,
+  campaigns: campaignsRouter,
+  suppressions: suppressionsRouter,
+  sending: sendingRouter,
+});

@@ -1,0 +1,41 @@
+import type Mail from 'nodemailer/lib/mailer/index.js';
+import { openPixelUrl, unsubscribeUrl } from './links.ts';
+
+export interface Outgoing {
+  recordId: string;
+  from: string;
+  fromName: string;
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  messageId: string;
+  /** The thread's first message, for a reply step. */
+  inReplyTo: string | null;
+  trackOpens: boolean;
+}
+
+const escapeAttribute = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+
+/**
+ * A message as nodemailer sends it: the rendered body with an unsubscribe
+ * link (and the open pixel when asked), RFC 8058 one-click unsubscribe
+ * headers, and threading headers for a reply step.
+ */
+export function compose(message: Outgoing): Mail.Options {
+  const unsubscribe = unsubscribeUrl(message.recordId);
+  const footer = `<p><a href="${escapeAttribute(unsubscribe)}">Unsubscribe</a></p>`;
+  const pixel = message.trackOpens ? `<img src="${escapeAttribute(openPixelUrl(message.recordId))}" width="1" height="1" alt="">` : '';
+  return {
+    from: { name: message.fromName, address: message.from },
+    to: message.to,
+    ...(message.replyTo && { replyTo: message.replyTo }),
+    subject: message.subject,
+    html: `${message.html}${footer}${pixel}`,
+    text: `${message.text}\n\nUnsubscribe: ${unsubscribe}\n`,
+    messageId: message.messageId,
+    ...(message.inReplyTo && { inReplyTo: message.inReplyTo, references: [message.inReplyTo] }),
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { outreachMessage, sendMessageInput } from '../../../schema/outreach/send.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { leadsForOutreach, markContacted } from '../../leads/lead-outreach.service.ts';
+import { inboxForSending } from '../inboxes/inboxes.service.ts';
+import { plainText, sanitizeBody } from '../sequences/sequences.service.ts';
+import { isSuppressed } from '../suppressions/suppressions.service.ts';
+import { deliver } from './deliver.ts';
+import type { MessageDoc } from './message.model.ts';
+import { claimMessage, findMessage, markFailed, newMessageId } from './messages.service.ts';
+import { releaseSlot, takeInboxSlot } from './send-slots.ts';
+
+type Input = z.infer<typeof sendMessageInput>;
+type MessageOut = z.infer<typeof outreachMessage>;
+
+const toMessage = (doc: MessageDoc): MessageOut => ({
+  id: doc._id,
+  status: doc.status === 'sent' ? 'sent' : 'failed',
+  message_id: doc.messageId,
+  to: doc.to,
+  subject: doc.subject,
+  inbox_id: doc.inboxId,
+  lead_id: doc.leadId ?? null,
+  sent_at: doc.sentAt?.toISOString() ?? null,
+  created_at: doc.createdAt.toISOString(),
+});
+
+/** Where a direct send goes: the lead's address (the lead must be writable) or the one given. */
+async function recipient(workspaceId: string, input: Input): Promise<{ to: string; leadId: string | null }> {
+  if (!input.lead_id) return { to: input.to!, leadId: null };
+  const lead = (await leadsForOutreach(workspaceId, [input.lead_id])).get(input.lead_id);
+  if (!lead) throw notFound('Lead', 'lead_id');
+  if (!lead.email) throw new AppError('validation_failed', 'lead_id: the lead has no email address', { field: 'lead_id' });
+  if (lead.unsubscribed) throw new AppError('suppressed', 'The lead unsubscribed: nothing is sent to it', { field: 'lead_id' });
+  return { to: lead.email, leadId: lead.id };
+}
+
+/**
+ * One message now, under the same rules as a campaign step: the address
+ * must not be on the do-not-contact list (422 suppressed), the inbox must
+ * not be paused (409 inbox_paused) and must have a free slot under its cap
+ * (409 inbox_cap_reached); it is claimed before the SMTP call, and a
+ * refusal is answered (422 message_rejected, a hard bounce suppressing the
+ * address) or, for a temporary failure, 503 smtp_unavailable with the slot
+ * given back.
+ */
+export async function sendOneMessage(workspaceId: string, input: Input): Promise<MessageOut> {
+  const inboxField = input.inbox_id ? 'inbox_id' : 'smtp_config_id';
+  const inbox = await inboxForSending(workspaceId, (input.inbox_id ?? input.smtp_config_id)!).catch(() => {
+    throw notFound('Inbox', inboxField);
+  });
+  const { to, leadId } = await recipient(workspaceId, input);
+  if (await isSuppressed(workspaceId, to)) throw new AppError('suppressed', 'The address is on the do-not-contact list', { field: input.to ? 'to' : 'lead_id' });
+  if (inbox.pausedAt) throw new AppError('inbox_paused', 'The inbox is paused (the bounce guard paused it): resume it with PATCH paused: false', { field: inboxField });
+  const slot = await takeInboxSlot(inbox.id, inbox.cap);
+  if (!slot) throw new AppError('inbox_cap_reached', `The inbox sent its cap of ${inbox.cap} in the last 24 hours`, { field: inboxField, cap: inbox.cap });
+
+  const html = sanitizeBody(input.body_html);
+  const recordId = randomUUID();
+  await claimMessage({ _id: recordId, workspaceId, brandId: inbox.brandId, inboxId: inbox.id, leadId, to, subject: input.subject, messageId: newMessageId(inbox.from) });
+  const record = (await findMessage(recordId))!;
+  const delivery = await deliver({ record, inbox, rendered: { subject: input.subject, html, text: plainText(html) }, replyTo: null, trackOpens: false, giveBack: () => releaseSlot(slot) });
+  switch (delivery.outcome) {
+    case 'sent':
+      if (leadId) await markContacted(leadId);
+      return toMessage((await findMessage(recordId))!);
+    case 'deferred':
+      // A direct send is not tried again later: the caller decides.
+      await markFailed(recordId, delivery.error);
+      throw new AppError('smtp_unavailable', `The SMTP server could not take the message now: ${delivery.error}`, { retryAfter: 60 });
+    case 'suppressed':
+      throw new AppError('suppressed', 'The address is on the do-not-contact list');
+    case 'bounced':
+      throw new AppError('message_rejected', `The SMTP server refused the recipient for good (the address is now suppressed): ${delivery.error}`, { smtpCode: delivery.code });
+    case 'failed':
+      throw new AppError('message_rejected', `The SMTP server refused the message: ${delivery.error}`);
+  }
+}

@@ -1,0 +1,79 @@
+import { nowMs } from '../../clock.ts';
+import { log } from '../../logger.ts';
+import { activeCampaigns, completeCampaign } from '../campaigns/campaigns.service.ts';
+import type { CampaignDoc } from '../campaigns/campaign.model.ts';
+import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
+import { dueEnrollments, hasActiveEnrollments } from '../campaigns/enrollments.service.ts';
+import { inWindow } from '../campaigns/schedule.ts';
+import { inboxesForSending } from '../inboxes/inboxes.service.ts';
+import { getSequenceForSending } from '../sequences/sequences.service.ts';
+import { sendDueStep, type CampaignPass, type StepOutcome } from './send-step.ts';
+
+/** Due steps read at a time per campaign, and how many are sent at once (each on its own SMTP connection of the pool). */
+const batchSize = 500;
+const sendsAtOnce = 8;
+/** Outcomes that moved an enrollment on: a batch with none of them (all claimed elsewhere) would only be read again. */
+const progressed: ReadonlySet<StepOutcome> = new Set(['sent', 'skipped', 'stopped', 'deferred', 'failed', 'interrupted']);
+
+export type TickReport = Partial<Record<StepOutcome, number>>;
+
+/**
+ * One pass of the sending engine: for each active campaign inside its
+ * schedule window, highest priority first, every due step of its
+ * enrollments (a batch at a time), until none is left or the campaign's
+ * daily limit or its inboxes' caps say stop. Every rule is enforced per
+ * message in sendDueStep, so passes may overlap (two workers) without
+ * sending anything twice or over a cap.
+ */
+export async function runOutreachPass(): Promise<TickReport> {
+  const report: TickReport = {};
+  for (const campaign of await activeCampaigns()) {
+    if (!inWindow(campaign.schedule, nowMs())) continue;
+    try {
+      await sendForCampaign(campaign, report);
+    } catch (error) {
+      log.error('outreach pass failed for a campaign', { campaignId: campaign._id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return report;
+}
+
+async function sendForCampaign(campaign: CampaignDoc, report: TickReport): Promise<void> {
+  let due = await dueEnrollments(campaign, new Date(nowMs()), batchSize);
+  if (!due.length) {
+    if (!(await hasActiveEnrollments(campaign._id))) await completeCampaign(campaign._id);
+    return;
+  }
+  const inboxes = (await inboxesForSending(campaign.workspaceId, campaign.inboxIds)).filter((inbox) => !inbox.pausedAt);
+  if (!inboxes.length) return;
+  const pass: CampaignPass = { campaign, sequence: await getSequenceForSending(campaign.workspaceId, campaign.sequenceId), inboxes, rotation: { next: 0 } };
+  // Steps another worker is sending: left to it for the rest of this pass, and reported once.
+  const elsewhere = new Set<string>();
+  for (;;) {
+    const outcomes = await sendBatch(pass, due, report, elsewhere);
+    if (outcomes.has('campaign_full') || outcomes.has('inboxes_full') || ![...outcomes].some((outcome) => progressed.has(outcome))) return;
+    // Still inside the window: a long pass must not run past its end.
+    if (!inWindow(campaign.schedule, nowMs())) return;
+    due = (await dueEnrollments(campaign, new Date(nowMs()), batchSize)).filter((enrollment) => !elsewhere.has(stepKey(enrollment)));
+    if (!due.length) return;
+  }
+}
+
+const stepKey = (enrollment: EnrollmentDoc) => `${enrollment._id}:${enrollment.nextStep}`;
+
+/** Sends a batch of due steps, a few at a time; stops early once the campaign or its inboxes are full. */
+async function sendBatch(pass: CampaignPass, due: EnrollmentDoc[], report: TickReport, elsewhere: Set<string>): Promise<Set<StepOutcome>> {
+  const outcomes = new Set<StepOutcome>();
+  let next = 0;
+  const sender = async () => {
+    while (!outcomes.has('campaign_full') && !outcomes.has('inboxes_full') && next < due.length) {
+      const enrollment = due[next++]!;
+      const outcome = await sendDueStep(pass, enrollment);
+      outcomes.add(outcome);
+      report[outcome] = (report[outcome] ?? 0) + 1;
+      if (outcome === 'claimed_elsewhere') elsewhere.add(stepKey(enrollment));
+    }
+  };
+  await Promise.all(Array.from({ length: sendsAtOnce }, sender));
+  return outcomes;
+}

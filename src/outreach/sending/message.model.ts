@@ -1,0 +1,52 @@
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+
+export const messageStatuses = ['claimed', 'sent', 'deferred', 'failed', 'interrupted'] as const;
+
+/**
+ * One outgoing message. A campaign step's record has the id
+ * `<enrollment id>:<step>`, unique, and is inserted (claimed) before the
+ * SMTP call: that is what makes a step impossible to send twice, across
+ * crashes and processes. Replies, bounces and opens attach to it by its
+ * RFC 5322 `messageId`.
+ */
+const messageSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
+    brandId: { type: String, required: true },
+    campaignId: { type: String, default: null },
+    enrollmentId: { type: String, default: null },
+    leadId: { type: String, default: null },
+    inboxId: { type: String, required: true },
+    step: { type: Number, default: null },
+    variant: { type: Number, default: null },
+    to: { type: String, required: true },
+    subject: { type: String, required: true },
+    /** The Message-ID header, with its angle brackets. */
+    messageId: { type: String, required: true },
+    inReplyTo: { type: String, default: null },
+    status: { type: String, enum: messageStatuses, default: 'claimed', required: true },
+    /** SMTP attempts made (a temporary failure is tried again later). */
+    attempts: { type: Number, default: 1, required: true },
+    retryAt: { type: Date, default: null },
+    error: { type: String, default: null },
+    smtpResponse: { type: String, default: null },
+    sentAt: { type: Date, default: null },
+    openedAt: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false },
+);
+messageSchema.index({ messageId: 1 });
+messageSchema.index({ workspaceId: 1, createdAt: -1 });
+
+export type MessageDoc = InferRawDocTypeFromSchema<typeof messageSchema>;
+export const Message = mongoose.model('OutreachMessage', messageSchema, 'outreach_messages');
+
+/**
+ * Things that happen to a message at most once, each claimed by inserting
+ * its id: `<record>:attempt:<n>` (a retry: one SMTP attempt whoever runs
+ * it), `<record>:interrupted`, `<record>:opened`. The unique _id decides
+ * races on both stores; conditional updates do not on FerretDB.
+ */
+const messageClaimSchema = new Schema({ _id: { type: String, required: true } }, { versionKey: false, timestamps: { createdAt: true, updatedAt: false } });
+export const MessageClaim = mongoose.model('OutreachMessageClaim', messageClaimSchema, 'outreach_message_claims');

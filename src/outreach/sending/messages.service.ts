@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { now } from '../../clock.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { Message, MessageClaim, type MessageDoc } from './message.model.ts';
+
+/** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
+export const stepRecordId = (enrollmentId: string, step: number) => `${enrollmentId}:${step}`;
+
+/** A Message-ID in the sender's domain. */
+export const newMessageId = (from: string) => `<${randomUUID()}@${from.split('@')[1] ?? 'localhost'}>`;
+
+export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'inboxId' | 'to' | 'subject' | 'messageId'> &
+  Partial<Pick<MessageDoc, 'campaignId' | 'enrollmentId' | 'leadId' | 'step' | 'variant' | 'inReplyTo'>>;
+
+/** Claims a message before it is sent: false when it was claimed already (by anyone, ever). */
+export async function claimMessage(message: NewMessage): Promise<boolean> {
+  try {
+    await Message.create({ ...message, status: 'claimed', attempts: 1 });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+/** True for the one caller that inserted claim `id` (see MessageClaim). */
+async function claimOnce(id: string): Promise<boolean> {
+  try {
+    await MessageClaim.create({ _id: id });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Claims attempt `attempt` of a deferred message, from `inbox` (the one with
+ * a free slot now; nothing went out before, so its Message-ID is made anew in
+ * that inbox's domain). False when someone else claimed that attempt.
+ */
+export async function claimRetry(recordId: string, attempt: number, inbox: { id: string; from: string }): Promise<boolean> {
+  if (!(await claimOnce(`${recordId}:attempt:${attempt}`))) return false;
+  await Message.updateOne({ _id: recordId }, { $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(inbox.from) } });
+  return true;
+}
+
+export const findMessage = (recordId: string) => Message.findById(recordId).lean<MessageDoc>();
+
+export async function markSent(recordId: string, smtpResponse: string): Promise<Date> {
+  const sentAt = now();
+  await Message.updateOne({ _id: recordId }, { $set: { status: 'sent', sentAt, smtpResponse, error: null } });
+  return sentAt;
+}
+
+export async function markDeferred(recordId: string, retryAt: Date, error: string): Promise<void> {
+  await Message.updateOne({ _id: recordId }, { $set: { status: 'deferred', retryAt, error } });
+}
+
+export async function markFailed(recordId: string, error: string): Promise<void> {
+  await Message.updateOne({ _id: recordId }, { $set: { status: 'failed', error } });
+}
+
+/** A claim whose send never came back (the worker died): not sent again, reported. True for the one caller that marked it. */
+export async function markInterrupted(recordId: string): Promise<boolean> {
+  if (!(await claimOnce(`${recordId}:interrupted`))) return false;
+  await Message.updateOne({ _id: recordId }, { $set: { status: 'interrupted', error: 'the send was interrupted after it was claimed; it is not sent again' } });
+  return true;
+}
+
+/** The first open of a sent message, or null when it was opened before (or is unknown, or was not sent). */
+export async function recordFirstOpen(recordId: string): Promise<MessageDoc | null> {
+  const record = await findMessage(recordId);
+  if (record?.status !== 'sent' || !(await claimOnce(`${recordId}:opened`))) return null;
+  const openedAt = now();
+  await Message.updateOne({ _id: recordId }, { $set: { openedAt } });
+  return { ...record, openedAt };
+}

@@ -1,0 +1,34 @@
+import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
+import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
+import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
+import { campaignScope, inboxScope, recordOutreachEvent, workspaceScope } from '../stats/outreach-stats.service.ts';
+import { findMessage, recordFirstOpen } from './messages.service.ts';
+
+/**
+ * Unsubscribes the recipient of a message: the address goes on the
+ * do-not-contact list, the lead (if any) gets `unsubscribed_at`, and all
+ * its enrollments end. Idempotent; false for a message that is not ours.
+ */
+export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
+  const record = await findMessage(recordId);
+  if (!record) return false;
+  const already = await isSuppressed(record.workspaceId, record.to);
+  await suppressAddress(record.workspaceId, record.to, 'unsubscribe', 'unsubscribe_link');
+  if (record.leadId) {
+    await markUnsubscribed(record.leadId);
+    await stopLeadEnrollments(record.workspaceId, record.leadId, 'unsubscribed');
+  }
+  if (!already) {
+    const scopes = [inboxScope(record.inboxId), workspaceScope(record.workspaceId), ...(record.campaignId ? [campaignScope(record.campaignId)] : [])];
+    await recordOutreachEvent(scopes, 'unsubscribed');
+  }
+  return true;
+}
+
+/** Records a message's first open (the pixel); later loads change nothing. */
+export async function recordOpen(recordId: string): Promise<void> {
+  const opened = await recordFirstOpen(recordId);
+  if (!opened) return;
+  const scopes = [inboxScope(opened.inboxId), workspaceScope(opened.workspaceId), ...(opened.campaignId ? [campaignScope(opened.campaignId)] : [])];
+  await recordOutreachEvent(scopes, 'opened');
+}

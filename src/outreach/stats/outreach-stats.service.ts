@@ -1,0 +1,63 @@
+import { nowMs } from '../../clock.ts';
+import { incrementCounter } from '../../db/counter.ts';
+import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
+
+export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed'] as const;
+export type OutreachEvent = (typeof outreachEvents)[number];
+export type OutreachCounts = Record<OutreachEvent, number>;
+
+const hourMs = 3_600_000;
+const dayMs = 24 * hourMs;
+/** Hourly buckets are kept two days (for 24-hour figures); daily ones 60 days (for 14-day figures). */
+const keepHoursMs = 2 * dayMs;
+const keepDaysMs = 60 * dayMs;
+
+export const hourIndex = (ms: number) => Math.floor(ms / hourMs);
+export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export const inboxScope = (id: string) => `inbox:${id}`;
+export const campaignScope = (id: string) => `campaign:${id}`;
+export const workspaceScope = (id: string) => `workspace:${id}`;
+
+const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0 });
+
+/** Counts one event for each scope, in its hour and its day. */
+export async function recordOutreachEvent(scopes: string[], event: OutreachEvent, at = nowMs()): Promise<void> {
+  const buckets = scopes.flatMap((scope) => [
+    { _id: `${scope}:h:${hourIndex(at)}`, scope, period: String(hourIndex(at)), expiresAt: new Date(at + keepHoursMs) },
+    { _id: `${scope}:d:${utcDay(at)}`, scope, period: utcDay(at), expiresAt: new Date(at + keepDaysMs) },
+  ]);
+  await Promise.all(buckets.map(({ _id, ...fields }) => incrementCounter(OutreachStats, _id, { [event]: 1 }, fields)));
+}
+
+const sum = (docs: Array<OutreachStatsDoc | null>) => {
+  const total = zero();
+  for (const doc of docs) if (doc) for (const event of outreachEvents) total[event] += doc[event];
+  return total;
+};
+
+/** A scope's counts over the last 24 hours: the current hour and the 23 before it. */
+export async function last24Hours(scope: string, at = nowMs()): Promise<OutreachCounts> {
+  const hours = Array.from({ length: 24 }, (_, back) => hourIndex(at) - back);
+  return sum(await Promise.all(hours.map((hour) => OutreachStats.findById(`${scope}:h:${hour}`).lean<OutreachStatsDoc>())));
+}
+
+/** A scope's counts for each of the last `days` UTC days, oldest first (today included). */
+export async function dailyCounts(scope: string, days: number, at = nowMs()): Promise<Array<{ day: string } & OutreachCounts>> {
+  const dayKeys = Array.from({ length: days }, (_, back) => utcDay(at - (days - 1 - back) * dayMs));
+  const docs = await Promise.all(dayKeys.map((day) => OutreachStats.findById(`${scope}:d:${day}`).lean<OutreachStatsDoc>()));
+  return dayKeys.map((day, index) => ({ day, ...sum([docs[index] ?? null]) }));
+}
+
+/** Totals of the last `days` UTC days. */
+export async function totalOverDays(scope: string, days: number, at = nowMs()): Promise<OutreachCounts> {
+  const perDay = await dailyCounts(scope, days, at);
+  const total = zero();
+  for (const day of perDay) for (const event of outreachEvents) total[event] += day[event];
+  return total;
+}
+
+/** Drops buckets past their keeping time (FerretDB has no TTL indexes). */
+export async function pruneOutreachStats(at = nowMs()): Promise<number> {
+  return (await OutreachStats.deleteMany({ expiresAt: { $lt: new Date(at) } })).deletedCount;
+}

@@ -1,0 +1,62 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { secretsKey } from './secrets-key.ts';
+
+/**
+ * Secrets at rest (inbox passwords): AES-256-GCM under a key derived from
+ * the master key (secrets-key.ts), stored as `v1:<iv>:<tag>:<ciphertext>`,
+ * each part base64. The version names the scheme, so a later one (another
+ * cipher, a rotated key) can be told apart from what is stored now. GCM's
+ * tag makes any change to a sealed text fail to open rather than open to
+ * something else. Nothing here logs or echoes a secret.
+ */
+const version = 'v1';
+const ivBytes = 12;
+
+/** A key for one use, derived from the master key with HKDF-SHA256, so no two uses ever share key material. */
+function derive(info: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretsKey(), Buffer.alloc(0), `leadops/${info}`, 32));
+}
+
+const boxKeys = new WeakMap<Buffer, Buffer>();
+const boxKey = () => {
+  const master = secretsKey();
+  let key = boxKeys.get(master);
+  if (!key) boxKeys.set(master, (key = derive(`secret-box/${version}`)));
+  return key;
+};
+
+export class SecretOpenError extends Error {
+  override readonly name = 'SecretOpenError';
+}
+
+export function sealSecret(plain: string): string {
+  const iv = randomBytes(ivBytes);
+  const cipher = createCipheriv('aes-256-gcm', boxKey(), iv);
+  const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [version, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+}
+
+/** The plain text of a sealed secret; SecretOpenError when it is malformed, was changed, or was sealed under another key. */
+export function openSecret(sealed: string): string {
+  const parts = sealed.split(':');
+  if (parts.length !== 4 || parts[0] !== version) throw new SecretOpenError(`Not a sealed secret of version ${version}`);
+  const [iv, tag, ciphertext] = parts.slice(1).map((part) => Buffer.from(part, 'base64')) as [Buffer, Buffer, Buffer];
+  if (iv.length !== ivBytes || tag.length !== 16) throw new SecretOpenError('Malformed sealed secret');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', boxKey(), iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+  } catch {
+    throw new SecretOpenError('A sealed secret failed its integrity check: it was changed, or sealed under another SECRETS_KEY');
+  }
+}
+
+/**
+ * A 32-byte key for signing, one per purpose (e.g. `unsubscribe`), derived
+ * from the same master key: tokens signed for one purpose never verify for
+ * another, and none of them reveals the key passwords are sealed with.
+ */
+export function signingKey(purpose: string): Buffer {
+  if (!purpose) throw new Error('signingKey needs a purpose');
+  return derive(`signing/${purpose}`);
+}

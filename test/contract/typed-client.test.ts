@@ -1,0 +1,32 @@
+import { expect, it } from 'vitest';
+import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { createScraper, scrapeEnv } from '../support/scraping.ts';
+import { fetchContract } from './openapi-contract.ts';
+import { useTypedClient } from './typed-client-usage.ts';
+
+// No worker: the run stays queued, so the script sees the 202 answers.
+const server = useApiServer(scrapeEnv);
+
+it('runs the openapi-fetch script against the server, each response held to the document', async () => {
+  const { apiKey } = await createTestWorkspace();
+  const scraperId = await createScraper(server, apiKey);
+  const contract = await fetchContract(server.baseUrl);
+  const checkedFetch = async (request: Request) => {
+    const response = await fetch(request);
+    const text = await response.clone().text();
+    const type = response.headers.get('content-type') ?? '';
+    const violation = contract.check(request.method, request.url, response.status, type.includes('json') && text ? JSON.parse(text) : text, type);
+    if (violation) throw new Error(`OpenAPI contract: ${violation}`);
+    return response;
+  };
+  const result = await useTypedClient({ baseUrl: server.baseUrl, apiKey, scraperId, startUrl: 'http://127.0.0.1:9/catalogue', fetch: checkedFetch });
+  expect(result).toMatchObject({
+    created: 1,
+    emails: ['ada@acme.test'],
+    total: 1,
+    runId: expect.any(String),
+    status: 'queued',
+    missingError: { success: false, errorType: 'not_found', code: 'not_found' },
+  });
+  expect(result.pending).toEqual({ runId: result.runId, status: 'queued' });
+});

@@ -1,0 +1,47 @@
+/**
+ * A sending worker of its own for sending-processes.test.ts: `node test/outreach/engine-process.ts`
+ * with MONGODB_URI, SECRETS_KEY and OUTBOUND_ALLOWED_ADDRESSES set. It connects, prints `ready`, waits
+ * for a line on stdin (so two of them start passing together), then runs sending passes until a pass
+ * finds nothing sent or under way elsewhere. On stdout, one JSON line per pass (`{"report": ...}`) and
+ * per message the SMTP server accepted from this process (`{"accepted": "<Message-ID>"}`); logs on stderr.
+ */
+import { createInterface } from 'node:readline';
+import nodemailer from 'nodemailer';
+import { loadConfig } from '../../src/config.ts';
+import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
+import { logToStderr, setLogLevel } from '../../src/logger.ts';
+import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
+import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+
+// The engine's transports, wrapped so the test can tell which process handed each message to the SMTP server
+// (a pass's `sent` also counts steps it found sent already, by the other process).
+const createTransport = nodemailer.createTransport;
+nodemailer.createTransport = ((...args: Parameters<typeof createTransport>) => {
+  const transport = createTransport(...args);
+  const sendMail = transport.sendMail.bind(transport) as (mail: unknown) => Promise<{ messageId: string }>;
+  Object.assign(transport, {
+    sendMail: async (mail: unknown) => {
+      const info = await sendMail(mail);
+      console.log(JSON.stringify({ accepted: info.messageId }));
+      return info;
+    },
+  });
+  return transport;
+}) as typeof createTransport;
+
+const config = loadConfig();
+logToStderr();
+setLogLevel('warn');
+await connectDatabase(config.MONGODB_URI!);
+console.log('ready');
+const stdin = createInterface({ input: process.stdin });
+await new Promise((go) => stdin.once('line', go));
+stdin.close();
+
+for (let pass = 0; pass < 50; pass++) {
+  const report = await runOutreachPass();
+  console.log(JSON.stringify({ report }));
+  if (!report.sent && !report.claimed_elsewhere && !report.deferred) break;
+}
+closeTransports();
+await disconnectDatabase();

@@ -36,9 +36,16 @@ export async function leadsForOutreach(workspaceId: string, ids: string[]): Prom
   return new Map(docs.filter((doc): doc is LeadDoc => doc !== null).map((doc) => [doc._id, toOutreachLead(doc)]));
 }
 
-/** A lead written to for the first time becomes `contacted` (a lead already qualified further keeps its status). */
-export async function markContacted(leadId: string): Promise<void> {
-  await updateIfMatches(Lead, leadId, { status: { $in: ['new', 'qualified'] } }, { $set: { status: 'contacted', updatedAt: now() } });
+const beforeContact: Array<LeadDoc['status']> = ['new', 'qualified'];
+
+/**
+ * A lead written to for the first time becomes `contacted` (a lead already
+ * qualified further keeps its status). `knownStatus`, the status the
+ * caller just read, spares the write for a lead contacted before.
+ */
+export async function markContacted(leadId: string, knownStatus?: LeadDoc['status']): Promise<void> {
+  if (knownStatus && !beforeContact.includes(knownStatus)) return;
+  await updateIfMatches(Lead, leadId, { status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
 }
 
 /** The lead asked to hear no more: its `unsubscribed_at` is set (once). */

@@ -17,13 +17,17 @@ function derive(info: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secretsKey(), Buffer.alloc(0), `leadops/${info}`, 32));
 }
 
-const boxKeys = new WeakMap<Buffer, Buffer>();
-const boxKey = () => {
+/** Derived keys per master key (HKDF per message would cost more than the HMAC it keys). */
+const derivedKeys = new WeakMap<Buffer, Map<string, Buffer>>();
+function derived(info: string): Buffer {
   const master = secretsKey();
-  let key = boxKeys.get(master);
-  if (!key) boxKeys.set(master, (key = derive(`secret-box/${version}`)));
+  let keys = derivedKeys.get(master);
+  if (!keys) derivedKeys.set(master, (keys = new Map()));
+  let key = keys.get(info);
+  if (!key) keys.set(info, (key = derive(info)));
   return key;
-};
+}
+const boxKey = () => derived(`secret-box/${version}`);
 
 export class SecretOpenError extends Error {
   override readonly name = 'SecretOpenError';
@@ -58,5 +62,5 @@ export function openSecret(sealed: string): string {
  */
 export function signingKey(purpose: string): Buffer {
   if (!purpose) throw new Error('signingKey needs a purpose');
-  return derive(`signing/${purpose}`);
+  return derived(`signing/${purpose}`);
 }

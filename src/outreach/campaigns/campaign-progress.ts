@@ -1,5 +1,5 @@
 import { nowMs } from '../../clock.ts';
-import { incrementCounter } from '../../db/counter.ts';
+import { countersStored, incrementCounterSoon } from '../../db/counter.ts';
 import type { CampaignOut } from '../../../schema/outreach/campaigns.ts';
 import { CampaignCounters, Enrollment, type CampaignCountersDoc, type EnrollmentDoc } from './enrollment.model.ts';
 import type { CampaignDoc } from './campaign.model.ts';
@@ -7,17 +7,18 @@ import { nextWindowStart } from './schedule.ts';
 
 type Counter = 'enrolled' | 'finished' | 'interrupted' | EnrollmentDoc['stopReason'] & string;
 
-/** Moves a campaign's counters (by primary key). */
-export async function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent?: { step: number; variant: number }) {
+/** Moves a campaign's counters (by primary key; stored in the background, read after this process's writes). */
+export function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent?: { step: number; variant: number }): void {
   const inc: Record<string, number> = { ...counts };
   if (sent) inc[`sent.${sent.step}.${sent.variant}`] = 1;
-  await incrementCounter(CampaignCounters, campaignId, inc);
+  incrementCounterSoon(CampaignCounters, campaignId, inc);
 }
 
 const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
 
 /** A campaign's progress: its counters, and when its next message is due within its schedule. */
 export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignOut['progress']> {
+  await countersStored();
   const counters = (await CampaignCounters.findById(campaign._id).lean<CampaignCountersDoc>()) ?? ({ sent: {} } as Partial<CampaignCountersDoc>);
   const count = (key: keyof CampaignCountersDoc) => (counters[key] as number | undefined) ?? 0;
   const stopped = stoppedReasons.reduce((sum, reason) => sum + count(reason), 0);

@@ -52,7 +52,7 @@ export async function enrollLeads(workspaceId: string, campaignId: string, leadI
     }
   }
   if (enrolled) {
-    await countForCampaign(campaignId, { enrolled });
+    countForCampaign(campaignId, { enrolled });
     if (campaign.status === 'completed') await updateIfMatches(Campaign, campaignId, { status: 'completed' }, { $set: { status: 'active' } });
   }
   return { enrolled, skipped };
@@ -105,7 +105,7 @@ async function endEnrollment(enrollment: Pick<EnrollmentDoc, '_id' | 'campaignId
   }
   const status = recorded === 'finished' ? { status: 'finished', stopReason: null } : { status: 'stopped', stopReason: recorded };
   await enrollmentWrite(enrollment._id, () => Enrollment.updateOne({ _id: enrollment._id }, { $set: { ...status, ...extra } }));
-  if (first) await countForCampaign(enrollment.campaignId, { [recorded]: 1 });
+  if (first) countForCampaign(enrollment.campaignId, { [recorded]: 1 });
   return first;
 }
 

@@ -32,7 +32,7 @@ export interface DeliveryRequest {
 }
 
 const scopesOf = (record: MessageDoc) => [inboxScope(record.inboxId), workspaceScope(record.workspaceId), ...(record.campaignId ? [campaignScope(record.campaignId)] : [])];
-const count = (record: MessageDoc, ...events: OutreachEvent[]) => Promise.all(events.map((event) => recordOutreachEvent(scopesOf(record), event)));
+const count = (record: MessageDoc, ...events: OutreachEvent[]) => events.forEach((event) => recordOutreachEvent(scopesOf(record), event));
 
 /**
  * Sends a claimed message over SMTP and records what came of it: the
@@ -66,7 +66,7 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
       }),
     );
     const sentAt = await markSent(record._id, String(info.response ?? ''));
-    await count(record, 'sent');
+    count(record, 'sent');
     return { outcome: 'sent', sentAt };
   } catch (error) {
     return failed(request, error);
@@ -85,12 +85,12 @@ async function failed(request: DeliveryRequest, error: unknown): Promise<Deliver
   }
   await markFailed(record._id, failure.message);
   if (failure.kind !== 'rejected') {
-    await count(record, 'failed');
+    count(record, 'failed');
     return { outcome: 'failed', error: failure.message };
   }
   // Refused at RCPT: a hard bounce, known at once.
   await suppressAddress(record.workspaceId, record.to, 'hard_bounce', 'smtp_rejection');
-  await count(record, 'sent', 'bounced');
+  count(record, 'sent', 'bounced');
   const inboxPaused = await applyBounceGuard(record.workspaceId, inbox.id);
   return { outcome: 'bounced', error: failure.message, code: failure.code, inboxPaused };
 }

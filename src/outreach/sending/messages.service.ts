@@ -12,13 +12,12 @@ export const newMessageId = (from: string) => `<${randomUUID()}@${from.split('@'
 export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'inboxId' | 'to' | 'subject' | 'messageId'> &
   Partial<Pick<MessageDoc, 'campaignId' | 'enrollmentId' | 'leadId' | 'step' | 'variant' | 'inReplyTo'>>;
 
-/** Claims a message before it is sent: false when it was claimed already (by anyone, ever). */
-export async function claimMessage(message: NewMessage): Promise<boolean> {
+/** Claims a message before it is sent: its record, or null when it was claimed already (by anyone, ever). */
+export async function claimMessage(message: NewMessage): Promise<MessageDoc | null> {
   try {
-    await Message.create({ ...message, status: 'claimed', attempts: 1 });
-    return true;
+    return (await Message.create({ ...message, status: 'claimed', attempts: 1 })).toObject<MessageDoc>();
   } catch (error) {
-    if (isDuplicateKey(error)) return false;
+    if (isDuplicateKey(error)) return null;
     throw error;
   }
 }

@@ -28,13 +28,16 @@ const nextFree = new Map<string, number>();
 async function takeSlot(scope: string, period: string, allowance: number, stillCurrent: () => boolean): Promise<string | null> {
   const key = `${scope}:${period}`;
   // Slots below the hint are taken, but for ones given back here (releaseSlot lowers the hint); other processes'
-  // give-backs are found in the next period, which only ever errs on the side of sending less.
-  for (let n = nextFree.get(key) ?? 0; n < allowance; n++) {
+  // give-backs are found in the next period, which only ever errs on the side of sending less. The hint moves
+  // before the insert, so concurrent sends of this process try different slots.
+  for (let n = nextFree.get(key) ?? 0; n < allowance; n = nextFree.get(key) ?? 0) {
+    nextFree.set(key, n + 1);
     const id = `${key}:${n}`;
     try {
       await SendSlot.create({ _id: id, scope, period, takenAt: new Date(nowMs()), expiresAt: new Date(nowMs() + keepMs) });
     } catch (error) {
       if (isDuplicateKey(error)) continue;
+      lowerHint(key, n);
       throw error;
     }
     // Taken after its period ended (the clock moved while inserting): it would escape the next period's count.
@@ -42,18 +45,17 @@ async function takeSlot(scope: string, period: string, allowance: number, stillC
       await releaseSlot(id);
       return null;
     }
-    nextFree.set(key, n + 1);
     return id;
   }
-  nextFree.set(key, allowance);
   return null;
 }
+
+const lowerHint = (key: string, n: number) => nextFree.set(key, Math.min(nextFree.get(key) ?? 0, n));
 
 export async function releaseSlot(id: string): Promise<void> {
   await SendSlot.deleteOne({ _id: id });
   const cut = id.lastIndexOf(':');
-  const key = id.slice(0, cut);
-  nextFree.set(key, Math.min(nextFree.get(key) ?? 0, Number(id.slice(cut + 1))));
+  lowerHint(id.slice(0, cut), Number(id.slice(cut + 1)));
 }
 
 const inboxScope = (inboxId: string) => `inbox:${inboxId}`;

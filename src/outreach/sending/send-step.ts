@@ -1,6 +1,6 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { leadsForOutreach, markContacted } from '../../leads/lead-outreach.service.ts';
+import { leadsForOutreach, markContacted, type OutreachLead } from '../../leads/lead-outreach.service.ts';
 import { countForCampaign } from '../campaigns/campaign-progress.ts';
 import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
@@ -92,8 +92,8 @@ export async function sendDueStep(pass: CampaignPass, enrollment: EnrollmentDoc)
   const slots = [campaignSlot, taken.slot];
   const giveBack = () => Promise.all(slots.map(releaseSlot));
 
-  const claimed = earlier
-    ? await claimRetry(recordId, earlier.attempts + 1, taken.inbox)
+  const record = earlier
+    ? (await claimRetry(recordId, earlier.attempts + 1, taken.inbox)) && (await findMessage(recordId))
     : await claimMessage({
         _id: recordId,
         workspaceId: campaign.workspaceId,
@@ -109,8 +109,7 @@ export async function sendDueStep(pass: CampaignPass, enrollment: EnrollmentDoc)
         messageId: newMessageId(taken.inbox.from),
         inReplyTo: step.thread_mode === 'reply' ? enrollment.firstMessageId : null,
       });
-  if (!claimed) return void (await giveBack()), 'claimed_elsewhere';
-  const record = (await findMessage(recordId))!;
+  if (!record) return void (await giveBack()), 'claimed_elsewhere';
 
   const delivery: Delivery = await deliver({
     record,
@@ -122,15 +121,23 @@ export async function sendDueStep(pass: CampaignPass, enrollment: EnrollmentDoc)
   });
   // The bounce guard paused the inbox: nothing more from it, in this pass either.
   if (delivery.outcome === 'bounced' && delivery.inboxPaused) pass.inboxes = pass.inboxes.filter((inbox) => inbox.id !== taken.inbox.id);
-  return settle(pass, enrollment, stepIndex, variant, record.messageId, delivery);
+  return settle(pass, enrollment, stepIndex, variant, record.messageId, lead.status, delivery);
 }
 
 /** What the delivery means for the enrollment and the campaign's counts. */
-async function settle(pass: CampaignPass, enrollment: EnrollmentDoc, stepIndex: number, variant: number, messageId: string, delivery: Delivery): Promise<StepOutcome> {
+async function settle(
+  pass: CampaignPass,
+  enrollment: EnrollmentDoc,
+  stepIndex: number,
+  variant: number,
+  messageId: string,
+  leadStatus: OutreachLead['status'],
+  delivery: Delivery,
+): Promise<StepOutcome> {
   switch (delivery.outcome) {
     case 'sent':
-      await countForCampaign(pass.campaign._id, {}, { step: stepIndex, variant });
-      await markContacted(enrollment.leadId);
+      countForCampaign(pass.campaign._id, {}, { step: stepIndex, variant });
+      await markContacted(enrollment.leadId, leadStatus);
       await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, stepIndex, delivery.sentAt.getTime()), stepIndex === 0 ? messageId : undefined);
       return 'sent';
     case 'deferred':
@@ -154,8 +161,8 @@ async function stop(enrollment: EnrollmentDoc, reason: NonNullable<EnrollmentDoc
 async function interrupted(pass: CampaignPass, enrollment: EnrollmentDoc, recordId: string, stepIndex: number): Promise<StepOutcome> {
   const record = await findMessage(recordId);
   if (record?.status === 'claimed' && (await markInterrupted(recordId))) {
-    await countForCampaign(pass.campaign._id, { interrupted: 1 });
-    await recordOutreachEvent([inboxScope(record.inboxId), campaignScope(pass.campaign._id), workspaceScope(pass.campaign.workspaceId)], 'failed');
+    countForCampaign(pass.campaign._id, { interrupted: 1 });
+    recordOutreachEvent([inboxScope(record.inboxId), campaignScope(pass.campaign._id), workspaceScope(pass.campaign.workspaceId)], 'failed');
     log.warn('outreach step interrupted mid-send; not sent again', { campaignId: pass.campaign._id, recordId });
   }
   await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, stepIndex, nowMs()));

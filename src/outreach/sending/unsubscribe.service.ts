@@ -20,7 +20,7 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
   }
   if (!already) {
     const scopes = [inboxScope(record.inboxId), workspaceScope(record.workspaceId), ...(record.campaignId ? [campaignScope(record.campaignId)] : [])];
-    await recordOutreachEvent(scopes, 'unsubscribed');
+    recordOutreachEvent(scopes, 'unsubscribed');
   }
   return true;
 }
@@ -30,5 +30,5 @@ export async function recordOpen(recordId: string): Promise<void> {
   const opened = await recordFirstOpen(recordId);
   if (!opened) return;
   const scopes = [inboxScope(opened.inboxId), workspaceScope(opened.workspaceId), ...(opened.campaignId ? [campaignScope(opened.campaignId)] : [])];
-  await recordOutreachEvent(scopes, 'opened');
+  recordOutreachEvent(scopes, 'opened');
 }

@@ -1,5 +1,5 @@
 import { nowMs } from '../../clock.ts';
-import { incrementCounter } from '../../db/counter.ts';
+import { countersStored, incrementCounterSoon } from '../../db/counter.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
 
 export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed'] as const;
@@ -21,13 +21,17 @@ export const workspaceScope = (id: string) => `workspace:${id}`;
 
 const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0 });
 
-/** Counts one event for each scope, in its hour and its day. */
-export async function recordOutreachEvent(scopes: string[], event: OutreachEvent, at = nowMs()): Promise<void> {
+/**
+ * Counts one event for each scope, in its hour and its day. The writes
+ * finish in the background (merged per bucket while sends go on); every
+ * read below waits for this process's writes first.
+ */
+export function recordOutreachEvent(scopes: string[], event: OutreachEvent, at = nowMs()): void {
   const buckets = scopes.flatMap((scope) => [
     { _id: `${scope}:h:${hourIndex(at)}`, scope, period: String(hourIndex(at)), expiresAt: new Date(at + keepHoursMs) },
     { _id: `${scope}:d:${utcDay(at)}`, scope, period: utcDay(at), expiresAt: new Date(at + keepDaysMs) },
   ]);
-  await Promise.all(buckets.map(({ _id, ...fields }) => incrementCounter(OutreachStats, _id, { [event]: 1 }, fields)));
+  for (const { _id, ...fields } of buckets) incrementCounterSoon(OutreachStats, _id, { [event]: 1 }, fields);
 }
 
 const sum = (docs: Array<OutreachStatsDoc | null>) => {
@@ -39,12 +43,14 @@ const sum = (docs: Array<OutreachStatsDoc | null>) => {
 /** A scope's counts over the last 24 hours: the current hour and the 23 before it. */
 export async function last24Hours(scope: string, at = nowMs()): Promise<OutreachCounts> {
   const hours = Array.from({ length: 24 }, (_, back) => hourIndex(at) - back);
+  await countersStored();
   return sum(await Promise.all(hours.map((hour) => OutreachStats.findById(`${scope}:h:${hour}`).lean<OutreachStatsDoc>())));
 }
 
 /** A scope's counts for each of the last `days` UTC days, oldest first (today included). */
 export async function dailyCounts(scope: string, days: number, at = nowMs()): Promise<Array<{ day: string } & OutreachCounts>> {
   const dayKeys = Array.from({ length: days }, (_, back) => utcDay(at - (days - 1 - back) * dayMs));
+  await countersStored();
   const docs = await Promise.all(dayKeys.map((day) => OutreachStats.findById(`${scope}:d:${day}`).lean<OutreachStatsDoc>()));
   return dayKeys.map((day, index) => ({ day, ...sum([docs[index] ?? null]) }));
 }

@@ -1,0 +1,225 @@
+/**
+ * Campaign sending throughput: the sending engine (every rule per message:
+ * claim record, caps, suppression check, rendering, counters) against a
+ * floor of raw nodemailer doing only the SMTP part, in one run, to the same
+ * SMTP server (bench/support-smtp-sink.ts, its own process, on 127.0.0.1).
+ *
+ *   npm run bench:send                        # embedded FerretDB in a temp dir
+ *   MONGODB_URI=mongodb://… npm run bench:send
+ *   BENCH_MESSAGES=1000 BENCH_HISTORY=10000 … # another size
+ *   BENCH_PROFILE=1 …                         # also: database commands per message, by collection and command
+ *
+ * Each round: the floor sends BENCH_MESSAGES composed messages through one
+ * pooled transport, 8 at a time (the engine's sends at once); then a new
+ * Business workspace with 3 inboxes (2,000 a day each), a one-step
+ * sequence with merge variables and a campaign of BENCH_MESSAGES leads
+ * (imported and enrolled through the services) is sent by sending passes
+ * until every lead got its message. The first round runs on an empty store;
+ * the second after BENCH_HISTORY earlier sent messages and their finished
+ * enrollments are stored, as a busy workspace would have them. Peak RSS is
+ * sampled every 20 ms per phase.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
+import nodemailer from 'nodemailer';
+import { createCampaignInput } from '../schema/outreach/campaigns.ts';
+import { createInboxInput } from '../schema/outreach/inboxes.ts';
+import { createSequenceInput } from '../schema/outreach/sequences.ts';
+import type { Principal } from '../src/auth/principal.ts';
+import { loadConfig } from '../src/config.ts';
+import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
+import { importLeads } from '../src/leads/lead-import.service.ts';
+import { createCampaign, updateCampaign } from '../src/outreach/campaigns/campaigns.service.ts';
+import { enrollLeads } from '../src/outreach/campaigns/enrollments.service.ts';
+import { createInbox } from '../src/outreach/inboxes/inboxes.service.ts';
+import { compose } from '../src/outreach/sending/compose.ts';
+import { runOutreachPass } from '../src/outreach/sending/engine.ts';
+import { closeTransports } from '../src/outreach/sending/mailer.ts';
+import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
+import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { benchStore, withUriOption } from './support-store.ts';
+
+const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
+const history = Number(process.env.BENCH_HISTORY ?? 50_000);
+const profile = process.env.BENCH_PROFILE === '1';
+const sendsAtOnce = 8;
+const store = benchStore('send');
+
+const { uri, stop } = await store.open();
+loadConfig({ MONGODB_URI: uri, SECRETS_KEY: randomBytes(32).toString('base64'), OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:3000', LOG_LEVEL: 'warn' });
+await connectDatabase(profile ? withUriOption(uri, 'monitorCommands=true') : uri);
+const commandTimes = profile ? watchCommands() : new Map<string, { count: number; ms: number }>();
+
+/** Count and total time of each database command, by `<collection>.<command>` (with the filter's fields). */
+function watchCommands() {
+  const totals = new Map<string, { count: number; ms: number }>();
+  const names = new Map<number, string>();
+  const client = mongoose.connection.getClient();
+  client.on('commandStarted', (event) => {
+    const target = event.commandName === 'getMore' ? event.command.collection : event.command[event.commandName];
+    const filter = event.command.filter ?? event.command.updates?.[0]?.q ?? event.command.deletes?.[0]?.q;
+    names.set(event.requestId, `${target}.${event.commandName}${filter ? ` {${Object.keys(filter).join(',')}}` : ''}`);
+  });
+  client.on('commandSucceeded', (event) => {
+    const name = names.get(event.requestId) ?? event.commandName;
+    names.delete(event.requestId);
+    const total = totals.get(name) ?? { count: 0, ms: 0 };
+    totals.set(name, { count: total.count + 1, ms: total.ms + event.duration });
+  });
+  return totals;
+}
+
+function printProfile() {
+  const rows = [...commandTimes.entries()].sort((a, b) => b[1].ms - a[1].ms);
+  for (const [name, { count, ms }] of rows.slice(0, 25)) {
+    console.log(`  ${name.padEnd(70)} ${(count / messages).toFixed(2).padStart(6)} per message  ${(ms / messages).toFixed(2).padStart(7)} ms per message`);
+  }
+  commandTimes.clear();
+}
+
+const sink = fork(new URL('./support-smtp-sink.ts', import.meta.url));
+const { port } = await nextMessage<{ port: number }>();
+const smtp = { host: '127.0.0.1', port, secure: false };
+
+function nextMessage<T>(): Promise<T> {
+  return new Promise((resolve) => sink.once('message', (message) => resolve(message as T)));
+}
+async function sinkCount(): Promise<number> {
+  sink.send('count');
+  return (await nextMessage<{ count: number }>()).count;
+}
+
+/** Runs `work`, sampling the process's RSS; returns seconds taken and the peak RSS in MB. */
+async function measured(work: () => Promise<void>): Promise<{ seconds: number; peakMb: number }> {
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { seconds, peakMb: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 };
+}
+
+/** The floor: the same kind of message, composed the same way, through one pooled nodemailer transport. */
+async function floor() {
+  const transport = nodemailer.createTransport({ ...smtp, auth: { user: 'floor', pass: 'secret' }, pool: true, maxConnections: sendsAtOnce, maxMessages: Infinity });
+  const before = await sinkCount();
+  let next = 0;
+  const figures = await measured(async () => {
+    const sender = async () => {
+      for (let n = next++; n < messages; n = next++) {
+        await transport.sendMail(
+          compose({
+            recordId: `floor:${n}`,
+            from: 'floor@bench.test',
+            fromName: 'Bench',
+            to: `person${n}@company${n % 5000}.test`,
+            replyTo: null,
+            subject: `Hello Person ${n}`,
+            html: `<p>Hi Person ${n},</p><p>A word about Company ${n} and its growth.</p>`,
+            text: `Hi Person ${n},\n\nA word about Company ${n} and its growth.`,
+            messageId: `<${randomUUID()}@bench.test>`,
+            inReplyTo: null,
+            trackOpens: true,
+          }),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: sendsAtOnce }, sender));
+  });
+  transport.close();
+  return { ...figures, sent: (await sinkCount()) - before };
+}
+
+/** A workspace with 3 inboxes and an active campaign of `messages` enrolled leads, made through the services. */
+async function campaignOfLeads(round: number) {
+  const workspace = await createWorkspace({ name: `Send ${round}`, plan: 'business', email: `send${round}@bench.test` });
+  const principal: Principal = { kind: 'api_key', id: 'bench', workspaceId: workspace.workspaceId, userId: workspace.userId, brandId: null, scopes: ['*'], status: 'active' };
+  const inboxIds: string[] = [];
+  for (const n of [1, 2, 3]) {
+    const input = createInboxInput.parse({ name: `Inbox ${n}`, from: `sender${n}@bench.test`, from_name: 'Bench', dailyLimit: 2000, verify: false, smtp: { ...smtp, user: `sender${n}`, password: 'secret' } });
+    inboxIds.push((await createInbox(principal, input)).id);
+  }
+  const sequence = await createSequence(principal, createSequenceInput.parse({
+    name: 'Intro',
+    steps: [{ subject: 'Hello {{first_name|there}}', body_html: '<p>Hi {{first_name|there}},</p><p>A word about {{company}} and its growth.</p>' }],
+  }));
+  const schedule = { timezone: 'UTC', days: [1, 2, 3, 4, 5, 6, 7], start_hour: 0, end_hour: 24 };
+  const campaign = await createCampaign(principal, createCampaignInput.parse({ name: 'Launch', sequence_id: sequence.id, inbox_ids: inboxIds, schedule, daily_limit: 10_000 }));
+  for (let offset = 0; offset < messages; offset += 500) {
+    const leads = Array.from({ length: Math.min(500, messages - offset) }, (_, i) => {
+      const n = round * 1_000_000 + offset + i;
+      return { email: `person${n}@company${n % 5000}.test`, full_name: `Person ${n}`, company: `Company ${n}` };
+    });
+    const imported = await importLeads(workspace.workspaceId, { leads });
+    const enrolled = await enrollLeads(workspace.workspaceId, campaign.id, imported.leads.map((lead) => lead.id));
+    if (enrolled.enrolled !== leads.length) throw new Error(`enrolled ${enrolled.enrolled} of ${leads.length} leads`);
+  }
+  await updateCampaign(workspace.workspaceId, { id: campaign.id, status: 'active' });
+}
+
+/** Sending passes until every enrolled lead got its message (or a pass sends nothing). */
+async function engine(round: number) {
+  await campaignOfLeads(round);
+  const before = await sinkCount();
+  commandTimes.clear();
+  let sent = 0;
+  let passes = 0;
+  const figures = await measured(async () => {
+    for (let got = -1; got !== 0 && sent < messages; passes++) {
+      got = (await runOutreachPass()).sent ?? 0;
+      sent += got;
+    }
+  });
+  closeTransports();
+  const received = (await sinkCount()) - before;
+  if (received !== messages) throw new Error(`the SMTP server received ${received} of ${messages} messages (${sent} reported sent in ${passes} passes)`);
+  return { ...figures, sent, passes };
+}
+
+/** `count` sent messages and finished enrollments of an earlier campaign, inserted directly (the store's state, not the engine's work). */
+async function seedHistory(count: number) {
+  const db = mongoose.connection.db!;
+  const campaignId = randomUUID();
+  const at = new Date(Date.now() - 30 * 24 * 3_600_000);
+  for (let offset = 0; offset < count; offset += 1000) {
+    const ids = Array.from({ length: Math.min(1000, count - offset) }, () => ({ enrollment: `${campaignId}:${randomUUID()}`, lead: randomUUID() }));
+    await db.collection('outreach_enrollments').insertMany(
+      ids.map(({ enrollment, lead }) => ({ _id: enrollment as never, workspaceId: 'history', campaignId, leadId: lead, nextStep: 1, nextDueAt: at, status: 'finished', skipped: [], createdAt: at, updatedAt: at })),
+    );
+    await db.collection('outreach_messages').insertMany(
+      ids.map(({ enrollment, lead }, i) => ({
+        _id: `${enrollment}:0` as never, workspaceId: 'history', brandId: 'history', campaignId, enrollmentId: enrollment, leadId: lead, inboxId: 'history',
+        step: 0, variant: 0, to: `old${offset + i}@history.test`, subject: 'Hello', messageId: `<${randomUUID()}@history.test>`, inReplyTo: null,
+        status: 'sent', attempts: 1, retryAt: null, error: null, smtpResponse: '250 OK', sentAt: at, openedAt: null, createdAt: at, updatedAt: at,
+      })),
+    );
+  }
+}
+
+const line = (name: string, figures: { seconds: number; peakMb: number }, floorRate?: number) => {
+  const rate = messages / figures.seconds;
+  const ratio = floorRate ? `  ${(rate / floorRate).toFixed(2)}× floor` : '';
+  console.log(`${name.padEnd(44)} ${figures.seconds.toFixed(1).padStart(6)} s  ${Math.round(rate).toString().padStart(6)} msg/s  peak RSS ${Math.round(figures.peakMb)} MB${ratio}`);
+};
+
+try {
+  console.log(`store: ${store.name}; ${messages} messages per phase, ${sendsAtOnce} at a time, to an SMTP server on 127.0.0.1`);
+  const rounds: Array<[string, () => Promise<void>]> = [['empty store', async () => {}], [`after ${history} earlier messages`, () => seedHistory(history)]];
+  for (const [index, [label, prepare]] of rounds.entries()) {
+    await prepare();
+    const floorRun = await floor();
+    if (floorRun.sent !== messages) throw new Error(`the floor delivered ${floorRun.sent} of ${messages}`);
+    const floorRate = messages / floorRun.seconds;
+    line(`floor (nodemailer pool), ${label}`, floorRun);
+    const engineRun = await engine(index);
+    line(`engine (${engineRun.passes} passes), ${label}`, engineRun, floorRate);
+    if (profile) printProfile();
+  }
+} finally {
+  sink.disconnect();
+  await disconnectDatabase();
+  await stop();
+  store.remove();
+}

@@ -4,6 +4,7 @@ import { openDatabase } from './database.ts';
 import { countersStored } from './db/counter.ts';
 import { createApiServer } from './http/server.ts';
 import { log, setLogLevel } from './logger.ts';
+import { baseUrl } from './outreach/sending/links.ts';
 import { secretsKey } from './secrets/secrets-key.ts';
 import { startWorker } from '../jobs/worker.ts';
 
@@ -69,6 +70,7 @@ async function main(role: Role) {
       stops.push(() => new Promise<void>((done) => server.close(() => done())));
     }
     if (role === 'start' || role === 'worker') {
+      if (!config.PUBLIC_BASE_URL) log.warn('PUBLIC_BASE_URL is not set: unsubscribe and open links in outgoing mail point at this host', { base: baseUrl(config) });
       const worker = await startWorker({ concurrency: config.WORKER_CONCURRENCY });
       stops.push(worker.stop);
     }

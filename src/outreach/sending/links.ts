@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { settings } from '../../config.ts';
+import { settings, type Config } from '../../config.ts';
 import { signingKey } from '../../secrets/secret-box.ts';
 
 /**
@@ -25,10 +25,7 @@ export function readToken(purpose: 'unsubscribe' | 'open', token: string): strin
 }
 
 /** Links go out in mail, so they need an absolute base: PUBLIC_BASE_URL, or this host for local use. */
-const base = () => {
-  const config = settings();
-  return (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-};
+export const baseUrl = (config: Config = settings()) => (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
-export const unsubscribeUrl = (recordId: string) => `${base()}/u/${tokenFor('unsubscribe', recordId)}`;
-export const openPixelUrl = (recordId: string) => `${base()}/o/${tokenFor('open', recordId)}.gif`;
+export const unsubscribeUrl = (recordId: string) => `${baseUrl()}/u/${tokenFor('unsubscribe', recordId)}`;
+export const openPixelUrl = (recordId: string) => `${baseUrl()}/o/${tokenFor('open', recordId)}.gif`;

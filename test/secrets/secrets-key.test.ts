@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { secretsKey } from '../../src/secrets/secrets-key.ts';
-import { projectRoot } from '../support/processes.ts';
+import { run } from '../support/processes.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -16,17 +15,7 @@ const tempDir = () => {
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** Runs the service with exactly `env` (plus PATH): no SECRETS_KEY leaks in from the test's own environment. */
-function runMain(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['src/main.ts', 'api'], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const runMain = (env: Record<string, string>) => run(process.execPath, ['src/main.ts', 'api'], env, { inherit: false });
 
 describe('the secrets key', () => {
   it('is made once in DATA_DIR on the embedded default (mode 0600), then read again', () => {

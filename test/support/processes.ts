@@ -10,10 +10,14 @@ export interface Finished {
   stderr: string;
 }
 
-/** Runs a command to completion in the project folder. */
-export function run(command: string, args: string[], env: Record<string, string>): Promise<Finished> {
+/**
+ * Runs a command to completion in the project folder, with the test's environment and `env` on top; with
+ * `inherit: false`, with exactly `env` (plus PATH), so nothing of the test's own environment leaks in.
+ */
+export function run(command: string, args: string[], env: Record<string, string>, { inherit = true } = {}): Promise<Finished> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const base = inherit ? process.env : { PATH: process.env.PATH ?? '' };
+    const child = spawn(command, args, { cwd: projectRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

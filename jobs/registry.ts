@@ -4,6 +4,7 @@ import type { JobDefinition } from './job-definition.ts';
 import { outreachTickJob } from './outreach-tick.ts';
 import { pruneOutreachJob } from './prune-outreach.ts';
 import { pruneRateLimitsJob } from './prune-rate-limits.ts';
+import { readMailboxesJob } from './read-mailboxes.ts';
 import { redispatchEventsJob } from './redispatch-events.ts';
 import { scrapeRunJob } from './scrape-run.ts';
 import { subscribers } from './subscribers.ts';
@@ -17,5 +18,6 @@ export const jobRegistry: JobDefinition[] = [
   redispatchEventsJob,
   outreachTickJob,
   pruneOutreachJob,
+  readMailboxesJob,
   ...subscribers.map((subscriber) => subscriber.job as JobDefinition),
 ];

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach } from 'vitest';
-import { freePort, projectRoot } from '../support/processes.ts';
+import { freePort, portIsOpen, projectRoot } from '../support/processes.ts';
 
 /** A process as a user sees it: its pid, what it printed, and how it ended. */
 export interface Spawned {
@@ -125,13 +124,6 @@ export async function childOf(parent: number, command: string, timeoutMs = 30_00
   }
 }
 
-export const portIsOpen = (port: number) =>
-  new Promise<boolean>((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => (socket.destroy(), done(true)));
-    socket.once('error', () => done(false));
-  });
-
 /** The embedded FerretDB the owner of `dataDir` runs: its pid and port, and the owner's pid. */
 export function embeddedState(dataDir: string): { pid: number; port: number; owner: number } {
   return JSON.parse(readFileSync(join(dataDir, 'ferretdb.json'), 'utf8'));
@@ -142,4 +134,4 @@ export const lockExists = (dataDir: string) => existsSync(join(dataDir, 'leadops
 /** Stderr as lines, without npm's own warnings. */
 export const lines = (text: string) => text.split('\n').filter((line) => line.trim() && !line.startsWith('npm warn'));
 
-export { freePort, sleep };
+export { freePort, portIsOpen, sleep };

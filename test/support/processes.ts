@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,6 +34,14 @@ export const freePort = () =>
       const { port } = probe.address() as { port: number };
       probe.close(() => done(port));
     });
+  });
+
+/** True when something accepts connections on 127.0.0.1:`port`. */
+export const portIsOpen = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => (socket.destroy(), done(true)));
+    socket.once('error', () => done(false));
   });
 
 /** Starts a long-running process and resolves once `url` answers 200 (at once when `url` is null). */

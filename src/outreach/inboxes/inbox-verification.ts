@@ -1,18 +1,13 @@
 import { isIP } from 'node:net';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { fieldError } from '../../errors/field-error.ts';
 import { approvedAddresses } from '../../net/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
+import { imapClientFor, type ServerLogin } from './imap-client.ts';
 
-export interface ServerLogin {
-  host: string;
-  port: number;
-  secure: boolean;
-  user: string;
-  password: string;
-}
+export type { ServerLogin };
 
 /** A verification talks to a server the client named: it gives up well before a request would. */
 const timeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000 };
@@ -71,21 +66,12 @@ export async function verifySmtp(login: ServerLogin): Promise<void> {
 
 /** Logs in to the IMAP server and checks the mailbox exists; a 400 naming `imap` (or `imap.mailbox`) when either fails. */
 export async function verifyImap(login: ServerLogin & { mailbox: string }): Promise<void> {
-  const { address, servername } = await approvedTarget(login.host, 'imap');
-  const { verify, ca } = tlsTrust(true);
-  const client = new ImapFlow({
-    host: address,
-    port: login.port,
-    secure: login.secure,
-    servername,
-    auth: { user: login.user, pass: login.password },
-    tls: { rejectUnauthorized: verify, ...(ca && { ca }) },
-    logger: false,
-    disableAutoIdle: true,
-    ...timeouts,
-  });
-  // A connection error is also emitted as an event: unheard, it would end the process.
-  client.on('error', () => {});
+  let client: ImapFlow;
+  try {
+    client = await imapClientFor(login, timeouts);
+  } catch (error) {
+    throw fieldError({ field: 'imap.host', problem: (error as Error).message });
+  }
   try {
     await client.connect();
   } catch (error) {

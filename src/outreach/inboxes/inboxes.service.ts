@@ -14,6 +14,8 @@ import { Inbox, type InboxDoc } from './inbox.model.ts';
 
 // What the sending engine uses lives beside this file; it is re-exported so the inboxes service is one import.
 export { applyBounceGuard, inboxesForSending, inboxForSending, type SendingInbox } from './inbox-sending.service.ts';
+export { inboxesToRead, type InboxToRead } from './inbox-reading.service.ts';
+export { imapClientFor } from './imap-client.ts';
 
 type CreateInput = z.infer<typeof createInboxInput>;
 type UpdateInput = z.infer<typeof updateInboxInput>;

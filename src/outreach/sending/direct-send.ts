@@ -58,7 +58,7 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
 
   const html = sanitizeBody(input.body_html);
   const recordId = randomUUID();
-  const record = (await claimMessage({ _id: recordId, workspaceId, brandId: inbox.brandId, inboxId: inbox.id, leadId, to, subject: input.subject, messageId: newMessageId(inbox.from) }))!;
+  const record = (await claimMessage({ _id: recordId, workspaceId, brandId: inbox.brandId, inboxId: inbox.id, leadId, to, subject: input.subject, messageId: newMessageId(recordId, inbox.from) }))!;
   const delivery = await deliver({ record, inbox, rendered: { subject: input.subject, html, text: plainText(html) }, replyTo: null, trackOpens: false, giveBack: () => releaseSlot(slot) });
   switch (delivery.outcome) {
     case 'sent':

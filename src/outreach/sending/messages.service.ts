@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { Message, MessageClaim, type MessageDoc } from './message.model.ts';
@@ -6,8 +6,20 @@ import { Message, MessageClaim, type MessageDoc } from './message.model.ts';
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
 export const stepRecordId = (enrollmentId: string, step: number) => `${enrollmentId}:${step}`;
 
-/** A Message-ID in the sender's domain. */
-export const newMessageId = (from: string) => `<${randomUUID()}@${from.split('@')[1] ?? 'localhost'}>`;
+/**
+ * A Message-ID in the sender's domain whose left part names the record
+ * (base64url of its id, then a random part: a retry goes out with a new
+ * one), so a reply's In-Reply-To or a bounce's returned headers lead back
+ * to the record by primary key.
+ */
+export const newMessageId = (recordId: string, from: string) =>
+  `<${Buffer.from(recordId).toString('base64url')}.${randomBytes(6).toString('base64url')}@${from.split('@')[1] ?? 'localhost'}>`;
+
+/** The record a Message-ID of ours names (see newMessageId), or null for any other Message-ID. */
+export function recordIdOf(messageId: string): string | null {
+  const match = /^<?([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]{8}@/.exec(messageId.trim());
+  return match ? Buffer.from(match[1]!, 'base64url').toString() : null;
+}
 
 export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'inboxId' | 'to' | 'subject' | 'messageId'> &
   Partial<Pick<MessageDoc, 'campaignId' | 'enrollmentId' | 'leadId' | 'step' | 'variant' | 'inReplyTo'>>;
@@ -40,7 +52,7 @@ async function claimOnce(id: string): Promise<boolean> {
  */
 export async function claimRetry(recordId: string, attempt: number, inbox: { id: string; from: string }): Promise<boolean> {
   if (!(await claimOnce(`${recordId}:attempt:${attempt}`))) return false;
-  await Message.updateOne({ _id: recordId }, { $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(inbox.from) } });
+  await Message.updateOne({ _id: recordId }, { $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(recordId, inbox.from) } });
   return true;
 }
 

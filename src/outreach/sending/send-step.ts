@@ -106,7 +106,7 @@ export async function sendDueStep(pass: CampaignPass, enrollment: EnrollmentDoc)
         variant,
         to: lead.email,
         subject: rendered.subject,
-        messageId: newMessageId(taken.inbox.from),
+        messageId: newMessageId(recordId, taken.inbox.from),
         inReplyTo: step.thread_mode === 'reply' ? enrollment.firstMessageId : null,
       });
   if (!record) return void (await giveBack()), 'claimed_elsewhere';

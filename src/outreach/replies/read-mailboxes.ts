@@ -1,0 +1,13 @@
+import { log } from '../../logger.ts';
+import { inboxesToRead } from '../inboxes/inboxes.service.ts';
+import { readMailbox, type MailboxReport } from './mailbox-reader.ts';
+
+/** Reads every inbox's mailbox that has IMAP settings, one after another; what each gave, by inbox id. */
+export async function readMailboxes(): Promise<Record<string, MailboxReport>> {
+  const reports: Record<string, MailboxReport> = {};
+  for (const inbox of await inboxesToRead()) {
+    reports[inbox.id] = await readMailbox(inbox);
+    if (reports[inbox.id]!.error) log.warn('an inbox\'s mailbox could not be read', { inboxId: inbox.id, error: reports[inbox.id]!.error });
+  }
+  return reports;
+}

@@ -1,0 +1,116 @@
+import EmailReplyParser from 'email-reply-parser';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { v5 as nameBasedId } from 'uuid';
+import { nowMs } from '../../clock.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { stopEnrollment, stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
+import { applyBounceGuard } from '../inboxes/inboxes.service.ts';
+import { findMessage, recordIdOf } from '../sending/messages.service.ts';
+import { campaignScope, inboxScope, recordOutreachEvent, workspaceScope } from '../stats/outreach-stats.service.ts';
+import { suppressAddress } from '../suppressions/suppressions.service.ts';
+import { classify, type Classified } from './classify.ts';
+import { Reply, type ReplyDoc } from './reply.model.ts';
+
+/** The namespace of reply ids (UUIDv5 of the inbox and the message). */
+const replyIdNamespace = '5b0c6c1e-7a43-4d1e-9a55-2f3c9f0b6d21';
+
+/** What ingesting needs of an inbox. */
+export interface ReadingInbox {
+  id: string;
+  workspaceId: string;
+  brandId: string;
+  from: string;
+}
+
+export type Ingested = 'stored' | 'already_stored' | 'own_message';
+
+/** The message of ours it refers back to, if any: by the Message-IDs it names, each read by primary key. */
+async function matchSent(workspaceId: string, classified: Classified) {
+  for (const messageId of classified.refersTo) {
+    const recordId = recordIdOf(messageId);
+    const record = recordId ? await findMessage(recordId) : null;
+    if (record && record.workspaceId === workspaceId) return record;
+  }
+  return null;
+}
+
+/** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
+const newText = (mail: ParsedMail) => new EmailReplyParser().read(mail.text ?? '').getVisibleText().trim();
+
+/**
+ * Stores one message read from an inbox's mailbox, once, and applies what
+ * it means. `place` names it in the mailbox (`<UIDVALIDITY>:<UID>`) for a
+ * message without a Message-ID. A copy of a message the inbox sent itself
+ * is no reply and is left out.
+ */
+export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: string): Promise<Ingested> {
+  const mail = await simpleParser(source, { keepDeliveryStatus: true });
+  const sender = mail.from?.value[0];
+  if (sender?.address?.toLowerCase() === inbox.from.toLowerCase()) return 'own_message';
+  const classified = classify(mail);
+  const sent = await matchSent(inbox.workspaceId, classified);
+  const doc: ReplyDoc = {
+    _id: nameBasedId(`${inbox.id}\n${mail.messageId ?? place}`, replyIdNamespace),
+    workspaceId: inbox.workspaceId,
+    brandId: inbox.brandId,
+    inboxId: inbox.id,
+    campaignId: sent?.campaignId ?? null,
+    leadId: sent?.leadId ?? null,
+    messageRecordId: sent?._id ?? null,
+    kind: classified.kind,
+    fromEmail: sender?.address ?? '',
+    fromName: sender?.name ?? '',
+    subject: mail.subject ?? '',
+    bodyText: classified.kind === 'reply' ? newText(mail) : (mail.text ?? '').trim(),
+    receivedAt: mail.date ?? new Date(nowMs()),
+    messageId: mail.messageId ?? null,
+    bounceType: classified.bounceType,
+    bounceCode: classified.bounceCode,
+    bouncedEmail: classified.bouncedEmail ?? (classified.kind === 'bounce' ? (sent?.to ?? null) : null),
+    complaint: classified.complaint,
+    effectsAppliedAt: null,
+    createdAt: new Date(nowMs()),
+    updatedAt: new Date(nowMs()),
+  };
+  let stored = doc;
+  let outcome: Ingested = 'stored';
+  try {
+    await Reply.create(doc);
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    stored = (await Reply.findById(doc._id).lean<ReplyDoc>())!;
+    outcome = 'already_stored';
+  }
+  if (!stored.effectsAppliedAt) {
+    await applyEffects(stored, sent?.enrollmentId ?? null);
+    await Reply.updateOne({ _id: stored._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
+  }
+  return outcome;
+}
+
+/**
+ * What a stored message means, applied idempotently (it may run again
+ * after a crash): a reply ends the lead's enrollment in that campaign; a
+ * hard bounce suppresses the address, ends the lead's enrollments and
+ * feeds the inbox's bounce figures and guard; a complaint suppresses the
+ * address and ends the lead's enrollments as unsubscribed.
+ */
+async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promise<void> {
+  const scopes = [inboxScope(reply.inboxId), workspaceScope(reply.workspaceId), ...(reply.campaignId ? [campaignScope(reply.campaignId)] : [])];
+  if (reply.kind === 'reply') {
+    if (enrollmentId && reply.campaignId) await stopEnrollment({ _id: enrollmentId, campaignId: reply.campaignId }, 'replied');
+    recordOutreachEvent(scopes, 'replied');
+    return;
+  }
+  if (reply.kind !== 'bounce' || !reply.bouncedEmail) return;
+  if (reply.complaint) {
+    await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');
+    if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
+    return;
+  }
+  if (reply.bounceType !== 'hard') return;
+  await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'hard_bounce', 'bounce_message');
+  if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'bounced');
+  recordOutreachEvent(scopes, 'bounced');
+  await applyBounceGuard(reply.workspaceId, reply.inboxId);
+}

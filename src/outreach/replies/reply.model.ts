@@ -1,0 +1,67 @@
+import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+
+export const replyKinds = ['reply', 'bounce', 'auto_reply'] as const;
+
+/**
+ * A message that came back to an inbox. Its id is derived from the inbox
+ * and the message (its Message-ID, else its place in the mailbox), so a
+ * message read twice (a crash before the cursor moved, a mailbox whose
+ * UIDVALIDITY changed) is stored once. `effectsAppliedAt` is set once what
+ * it means (an enrollment stopped, an address suppressed) was applied:
+ * a message stored but not yet applied is applied when it is read again.
+ */
+const replySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
+    brandId: { type: String, required: true },
+    inboxId: { type: String, required: true },
+    campaignId: { type: String, default: null },
+    leadId: { type: String, default: null },
+    /** The message of ours it answers or returns (outreach_messages id). */
+    messageRecordId: { type: String, default: null },
+    kind: { type: String, enum: replyKinds, required: true },
+    fromEmail: { type: String, default: '' },
+    fromName: { type: String, default: '' },
+    subject: { type: String, default: '' },
+    bodyText: { type: String, default: '' },
+    receivedAt: { type: Date, required: true },
+    /** The Message-ID header, when it has one. */
+    messageId: { type: String, default: null },
+    bounceType: { type: String, enum: ['hard', 'soft', null], default: null },
+    bounceCode: { type: String, default: null },
+    /** The address a bounce or complaint is about. */
+    bouncedEmail: { type: String, default: null },
+    /** A complaint (RFC 5965 feedback report). */
+    complaint: { type: Boolean, default: false },
+    effectsAppliedAt: { type: Date, default: null },
+  },
+  { timestamps: true, versionKey: false },
+);
+replySchema.index({ workspaceId: 1, receivedAt: -1 });
+
+export type ReplyDoc = InferRawDocTypeFromSchema<typeof replySchema>;
+export const Reply = mongoose.model('OutreachReply', replySchema, 'outreach_replies');
+
+/**
+ * Where reading an inbox's mailbox stands (one small document per inbox,
+ * written by primary key): the mailbox's UIDVALIDITY and the last UID
+ * taken, moved only after that message is stored; and the last check, its
+ * error, and when to try again after failures.
+ */
+const mailboxCursorSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the inbox id
+    mailbox: { type: String, required: true },
+    uidValidity: { type: String, default: null },
+    lastUid: { type: Number, default: 0 },
+    checkedAt: { type: Date, default: null },
+    error: { type: String, default: null },
+    failures: { type: Number, default: 0 },
+    nextCheckAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+
+export type MailboxCursorDoc = InferRawDocTypeFromSchema<typeof mailboxCursorSchema>;
+export const MailboxCursor = mongoose.model('OutreachMailboxCursor', mailboxCursorSchema, 'outreach_mailbox_cursors');

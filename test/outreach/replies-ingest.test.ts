@@ -1,0 +1,117 @@
+import mongoose from 'mongoose';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
+import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
+import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { useTestClock } from '../support/clock.ts';
+import { useImapServer } from '../support/imap-server.ts';
+import { importLeads } from '../support/leads.ts';
+import { createCampaign, createInbox, createSequence, enroll, getCampaign, mailTo, outreachEnv, updateCampaign } from '../support/outreach.ts';
+import { useSmtpServer } from '../support/smtp-server.ts';
+
+/**
+ * Replies, bounces and automatic messages read back from a real IMAP server
+ * (Dovecot on 127.0.0.1): messages are put in the inbox's mailbox with IMAP
+ * APPEND, as delivery would, then the mailboxes are read.
+ */
+const server = useApiServer(outreachEnv);
+const smtp = useSmtpServer({ sender: 'secret' });
+const imap = useImapServer({ ada: 'secret', bob: 'secret' });
+const clock = useTestClock();
+const dayMs = 24 * 3_600_000;
+
+beforeEach(() => smtp.reset());
+afterAll(closeTransports);
+
+const collection = (name: string) => mongoose.connection.db!.collection<{ _id: string; [field: string]: unknown }>(name);
+const crlf = (lines: string[]) => lines.join('\r\n');
+
+/** A workspace whose inbox reads `imapUser`'s mailbox, and an active two-step campaign that has sent step one to `emails`. */
+async function campaignThatSent(imapUser: string, emails: string[]) {
+  const { apiKey: key } = await createTestWorkspace('starter');
+  const from = `${imapUser}@acme.test`;
+  const inbox = await createInbox(server, key, smtp, { from, imap: { host: imap.host, port: imap.port, secure: false, user: imapUser, password: 'secret' } });
+  const sequence = await createSequence(server, key, [
+    { subject: 'Hello', body_html: '<p>Hi there</p>' },
+    { wait_days: 3, thread_mode: 'reply', subject: '', body_html: '<p>Any thoughts?</p>' },
+  ]);
+  const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
+  const leads = await importLeads(server, key, emails.map((email) => ({ email })));
+  await enroll(server, key, campaign.id, leads.map((lead) => lead.id));
+  await updateCampaign(server, key, { id: campaign.id, status: 'active' });
+  await runOutreachPass();
+  const sentTo = (email: string) => mailTo(smtp, email)[0]!.parsed.messageId!;
+  return { key, inbox, campaign, leads, from, sentTo };
+}
+
+describe('reading replies', () => {
+  it('stores a reply once, matched to what it answers, with only its new text, and stops the lead\'s sequence there', async () => {
+    const { key, inbox, campaign, leads, from, sentTo } = await campaignThatSent('ada', ['grace@navy.test', 'alan@bletchley.test']);
+    const original = sentTo('grace@navy.test');
+    await imap.append('ada', crlf([
+      'From: Grace Hopper <grace@navy.test>',
+      `To: ${from}`,
+      'Subject: Re: Hello',
+      'Message-ID: <reply-1@navy.test>',
+      `In-Reply-To: ${original}`,
+      `References: ${original}`,
+      'Date: Mon, 23 Nov 2026 10:00:00 +0000',
+      '',
+      'Sounds good, let us talk on Tuesday.',
+      '',
+      'On Mon, Nov 23, 2026 at 9:00 AM Ada Byron <ada@acme.test> wrote:',
+      '> Hi there',
+      '',
+    ]));
+
+    expect((await readMailboxes())[inbox.id]).toEqual({ stored: 1, alreadyStored: 0 });
+    const replies = await collection('outreach_replies').find({ inboxId: inbox.id }).toArray();
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({
+      kind: 'reply',
+      campaignId: campaign.id,
+      leadId: leads[0]!.id,
+      fromEmail: 'grace@navy.test',
+      fromName: 'Grace Hopper',
+      subject: 'Re: Hello',
+      bodyText: 'Sounds good, let us talk on Tuesday.',
+      messageId: '<reply-1@navy.test>',
+      effectsAppliedAt: expect.any(Date),
+    });
+
+    // Read again, nothing new; the lead that replied gets no follow-up, the other does.
+    expect((await readMailboxes())[inbox.id]).toEqual({ stored: 0, alreadyStored: 0 });
+    smtp.reset();
+    clock.advance(3 * dayMs + 60_000);
+    await runOutreachPass();
+    expect(smtp.received.map((mail) => mail.to.join())).toEqual(['alan@bletchley.test']);
+    expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ replied: 1, finished: 1, active: 0 });
+  });
+
+  it('takes each message once across a lost cursor, leaves the inbox\'s own copies out, and keeps what matches nothing', async () => {
+    const { inbox, from } = await campaignThatSent('bob', ['lin@x.test']);
+    await imap.append('bob', crlf([`From: ${from}`, 'To: lin@x.test', 'Subject: Hello', 'Message-ID: <own@acme.test>', '', 'Hi there', '']));
+    await imap.append('bob', crlf(['From: Someone <someone@else.test>', `To: ${from}`, 'Subject: A question', 'Message-ID: <q@else.test>', '', 'Do you sell widgets?', '']));
+    expect((await readMailboxes())[inbox.id]).toEqual({ stored: 1, alreadyStored: 0 });
+
+    // The cursor lost (as after a crash before it moved, or a rebuilt mailbox): every message is read again, none stored twice.
+    await collection('outreach_mailbox_cursors').deleteOne({ _id: inbox.id });
+    expect((await readMailboxes())[inbox.id]).toEqual({ stored: 0, alreadyStored: 1 });
+    const replies = await collection('outreach_replies').find({ inboxId: inbox.id }).toArray();
+    expect(replies).toEqual([expect.objectContaining({ kind: 'reply', campaignId: null, leadId: null, fromEmail: 'someone@else.test', bodyText: 'Do you sell widgets?' })]);
+  });
+
+  it('records an unreachable mailbox on its cursor and waits before trying again', async () => {
+    const { apiKey: key } = await createTestWorkspace('starter');
+    const inbox = await createInbox(server, key, smtp, { from: 'ada@acme.test', imap: { host: imap.host, port: imap.port, secure: false, user: 'ada', password: 'secret' } });
+    // The server's login changes after the inbox was saved.
+    await collection('outreach_inboxes').updateOne({ _id: inbox.id }, { $set: { 'imap.port': 9 } });
+    const [report] = Object.entries(await readMailboxes()).filter(([id]) => id === inbox.id).map(([, r]) => r);
+    expect(report!.error).toMatch(/ECONNREFUSED/);
+    expect(await collection('outreach_mailbox_cursors').findOne({ _id: inbox.id })).toMatchObject({ error: expect.stringMatching(/ECONNREFUSED/), failures: 1, checkedAt: expect.any(Date) });
+    expect((await readMailboxes())[inbox.id]).toEqual({ stored: 0, alreadyStored: 0, skipped: 'backing_off' });
+    // The inbox is not used by this file's other tests' passes.
+    await collection('outreach_inboxes').deleteOne({ _id: inbox.id });
+  });
+});

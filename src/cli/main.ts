@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { IANAZone } from 'luxon';
 import { parseScopes, revokeApiKey } from '../auth/api-key.service.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../database.ts';
@@ -8,7 +9,7 @@ import { createOwnerKey, createWorkspace, showWorkspace, updateWorkspace } from 
 
 const usage = `Usage:
   cli workspace create --name N --plan free|starter|pro|business --email E
-  cli workspace update --id ID [--plan P] [--crawl-credits N] [--agent-credits N] [--validation-credits N] [--overage on|off]
+  cli workspace update --id ID [--plan P] [--crawl-credits N] [--agent-credits N] [--validation-credits N] [--overage on|off] [--timezone IANA_ZONE]
   cli workspace show --id ID
   cli keys create --workspace ID --name N --scopes read,write [--brand BRAND_ID]
   cli keys revoke --id ID`;
@@ -24,6 +25,7 @@ const options = {
   scopes: { type: 'string' },
   brand: { type: 'string' },
   overage: { type: 'string' },
+  timezone: { type: 'string' },
   'crawl-credits': { type: 'string' },
   'agent-credits': { type: 'string' },
   'validation-credits': { type: 'string' },
@@ -56,6 +58,12 @@ function onOff(value: string | undefined): boolean | undefined {
   return value === 'on';
 }
 
+function timezone(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!IANAZone.isValidZone(value)) throw new UsageError('--timezone must be an IANA time zone, e.g. America/New_York');
+  return value;
+}
+
 async function run(command: string, flags: Flags): Promise<unknown> {
   switch (command) {
     case 'workspace create': {
@@ -66,6 +74,7 @@ async function run(command: string, flags: Flags): Promise<unknown> {
     case 'workspace update':
       return updateWorkspace(required(flags, 'id'), {
         plan: plan(flags.plan),
+        timezone: timezone(flags.timezone),
         crawl: count(flags, 'crawl-credits'),
         agent: count(flags, 'agent-credits'),
         validation: count(flags, 'validation-credits'),

@@ -3,6 +3,7 @@ import { campaignsRouter } from './campaigns/router.ts';
 import { inboxesRouter } from './inboxes/router.ts';
 import { sendingRouter } from './sending/router.ts';
 import { sequencesRouter } from './sequences/router.ts';
+import { statsRouter } from './stats/router.ts';
 import { suppressionsRouter } from './suppressions/router.ts';
 
 /** Outreach, one sub-router per sub-resource (README "Layout"). */
@@ -12,4 +13,5 @@ export const outreachRouter = router({
   campaigns: campaignsRouter,
   suppressions: suppressionsRouter,
   sending: sendingRouter,
+  stats: statsRouter,
 });

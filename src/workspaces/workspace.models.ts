@@ -10,6 +10,8 @@ const workspaceSchema = new Schema(
     name: { type: String, required: true },
     plan: { type: String, enum: plans, required: true },
     defaultBrandId: { type: String, required: true },
+    /** IANA time zone the workspace's calendar days are counted in (outreach statistics); set with the admin CLI. */
+    timezone: { type: String, default: 'UTC' },
   },
   { timestamps: true, versionKey: false },
 );

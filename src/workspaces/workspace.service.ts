@@ -61,6 +61,7 @@ export interface WorkspaceSummary {
   validationCredits: number;
   overage: boolean;
   leadLimit: number;
+  timezone: string;
 }
 
 const summarize = (workspace: WorkspaceDoc, balances: Balances): WorkspaceSummary => ({
@@ -71,7 +72,11 @@ const summarize = (workspace: WorkspaceDoc, balances: Balances): WorkspaceSummar
   validationCredits: balances.validation,
   overage: balances.overage,
   leadLimit: planRules[workspace.plan].leadLimit,
+  timezone: workspaceTimezone(workspace),
 });
+
+/** The workspace's IANA time zone (`UTC` for workspaces stored before it was kept). */
+export const workspaceTimezone = (workspace: Pick<WorkspaceDoc, 'timezone'>) => workspace.timezone ?? 'UTC';
 
 export async function showWorkspace(workspaceId: string): Promise<WorkspaceSummary> {
   const workspace = await getWorkspace(workspaceId);
@@ -80,11 +85,12 @@ export async function showWorkspace(workspaceId: string): Promise<WorkspaceSumma
 
 export async function updateWorkspace(
   workspaceId: string,
-  changes: { plan?: Plan; crawl?: number; agent?: number; validation?: number; overage?: boolean },
+  changes: { plan?: Plan; timezone?: string; crawl?: number; agent?: number; validation?: number; overage?: boolean },
 ): Promise<WorkspaceSummary> {
-  const { plan, ...balanceChanges } = changes;
-  const workspace = plan
-    ? await Workspace.findByIdAndUpdate(workspaceId, { $set: { plan } }, { returnDocument: 'after' }).lean<WorkspaceDoc>()
+  const { plan, timezone, ...balanceChanges } = changes;
+  const set = { ...(plan && { plan }), ...(timezone && { timezone }) };
+  const workspace = Object.keys(set).length
+    ? await Workspace.findByIdAndUpdate(workspaceId, { $set: set }, { returnDocument: 'after' }).lean<WorkspaceDoc>()
     : await Workspace.findById(workspaceId).lean<WorkspaceDoc>();
   if (!workspace) throw notFound('Workspace');
   const defined = Object.fromEntries(Object.entries(balanceChanges).filter(([, v]) => v !== undefined));

@@ -35,10 +35,11 @@ describe('admin CLI', () => {
       validationCredits: 2000,
       overage: false,
       leadLimit: 25000,
+      timezone: 'UTC',
     });
 
-    const updated = await cli('workspace', 'update', '--id', workspaceId, '--plan', 'pro', '--crawl-credits', '7', '--overage', 'on');
-    expect(updated.json).toMatchObject({ plan: 'pro', crawlCredits: 7, agentCredits: 500, overage: true, leadLimit: 100000 });
+    const updated = await cli('workspace', 'update', '--id', workspaceId, '--plan', 'pro', '--crawl-credits', '7', '--overage', 'on', '--timezone', 'America/New_York');
+    expect(updated.json).toMatchObject({ plan: 'pro', crawlCredits: 7, agentCredits: 500, overage: true, leadLimit: 100000, timezone: 'America/New_York' });
 
     const revoked = await cli('keys', 'revoke', '--id', key.json.id);
     expect(revoked.json).toEqual({ id: key.json.id, status: 'revoked' });
@@ -49,6 +50,9 @@ describe('admin CLI', () => {
     expect(badPlan.code).toBe(2);
     expect(badPlan.stderr).toContain('--plan must be one of free, starter, pro, business');
     const created = await cli('workspace', 'create', '--name', 'Y', '--plan', 'free', '--email', 'y@y.test');
+    const badZone = await cli('workspace', 'update', '--id', created.json.workspaceId, '--timezone', 'Mars/Olympus');
+    expect(badZone.code).toBe(2);
+    expect(badZone.stderr).toContain('--timezone must be an IANA time zone');
     const badScope = await cli('keys', 'create', '--workspace', created.json.workspaceId, '--name', 'n', '--scopes', 'read,admin');
     expect(badScope.code).toBe(1);
     expect(JSON.parse(badScope.stderr).error).toContain('scopes: unknown permission admin');

@@ -68,6 +68,7 @@ describe('OpenAPI document and reference page', () => {
         'GET /api/outreach/campaigns/{id}',
         'POST /api/outreach/campaigns/{id}/enroll',
         'POST /api/outreach/send',
+        'GET /api/outreach/stats',
       ].sort(),
     );
   });

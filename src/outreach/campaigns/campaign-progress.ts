@@ -16,16 +16,28 @@ export function countForCampaign(campaignId: string, counts: Partial<Record<Coun
 
 const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
 
+/** Enrollments still going: enrolled, less those finished or stopped. */
+const activeOf = (counters: Partial<CampaignCountersDoc>) => {
+  const count = (key: keyof CampaignCountersDoc) => (counters[key] as number | undefined) ?? 0;
+  return Math.max(0, count('enrolled') - count('finished') - stoppedReasons.reduce((sum, reason) => sum + count(reason), 0));
+};
+
+/** Enrollments still going over these campaigns, from their counters (read by primary key, in parallel). */
+export async function activeEnrollmentCount(campaignIds: string[]): Promise<number> {
+  await countersStored();
+  const all = await Promise.all(campaignIds.map((id) => CampaignCounters.findById(id).lean<CampaignCountersDoc>()));
+  return all.reduce((total, counters) => total + (counters ? activeOf(counters) : 0), 0);
+}
+
 /** A campaign's progress: its counters, and when its next message is due within its schedule. */
 export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignOut['progress']> {
   await countersStored();
   const counters = (await CampaignCounters.findById(campaign._id).lean<CampaignCountersDoc>()) ?? ({ sent: {} } as Partial<CampaignCountersDoc>);
   const count = (key: keyof CampaignCountersDoc) => (counters[key] as number | undefined) ?? 0;
-  const stopped = stoppedReasons.reduce((sum, reason) => sum + count(reason), 0);
   const next = campaign.status === 'active' || campaign.status === 'paused' ? await nextDue(campaign) : null;
   return {
     enrolled: count('enrolled'),
-    active: Math.max(0, count('enrolled') - count('finished') - stopped),
+    active: activeOf(counters),
     finished: count('finished'),
     replied: count('replied'),
     bounced: count('bounced'),

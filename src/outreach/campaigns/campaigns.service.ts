@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { fieldError } from '../../errors/field-error.ts';
 import { inboxesForSending } from '../inboxes/inboxes.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
-import { campaignProgress } from './campaign-progress.ts';
+import { activeEnrollmentCount, campaignProgress } from './campaign-progress.ts';
 import { Campaign, type CampaignDoc } from './campaign.model.ts';
 
 type CreateInput = z.infer<typeof createCampaignInput>;
@@ -77,6 +77,12 @@ export async function listCampaigns(principal: Principal, brand: string | undefi
   const brandId = await brandFilter(principal, brand, 'credential');
   const docs = await Campaign.find({ workspaceId: principal.workspaceId, ...(brandId && { brandId }) }).sort({ createdAt: -1, _id: 1 }).lean<CampaignDoc[]>();
   return Promise.all(docs.map(toCampaign));
+}
+
+/** Enrollments still going in the workspace's (or a brand's) campaigns, archived ones left out (they send nothing more). */
+export async function activeEnrollmentsIn(workspaceId: string, brandId: string | null): Promise<number> {
+  const docs = await Campaign.find({ workspaceId, ...(brandId && { brandId }), status: { $ne: 'archived' } }, { _id: 1 }).lean<CampaignDoc[]>();
+  return activeEnrollmentCount(docs.map((doc) => doc._id));
 }
 
 /** Which statuses a PATCH may move a campaign to, from each. */

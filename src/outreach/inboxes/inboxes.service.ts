@@ -8,7 +8,8 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { fieldError } from '../../errors/field-error.ts';
 import { openSecret, sealSecret } from '../../secrets/secret-box.ts';
 import { activeCampaignNamesUsing } from '../campaigns/campaigns.service.ts';
-import { inboxFigures } from './inbox-figures.ts';
+import { inboxSlotsLast24h } from '../sending/send-slots.ts';
+import { capToday, inboxFigures } from './inbox-figures.ts';
 import { verifyImap, verifySmtp, type ServerLogin } from './inbox-verification.ts';
 import { Inbox, type InboxDoc } from './inbox.model.ts';
 
@@ -85,6 +86,16 @@ export async function listInboxes(principal: Pick<Principal, 'workspaceId' | 'br
     .sort({ createdAt: 1, _id: 1 })
     .lean<InboxDoc[]>();
   return Promise.all(docs.map(toInbox));
+}
+
+/** The workspace's (or a brand's) inboxes together: today's caps of those not paused, and sends of all in the rolling 24 hours as listings count them. */
+export async function inboxTotals(workspaceId: string, brandId: string | null): Promise<{ capToday: number; sent24h: number }> {
+  const docs = await Inbox.find({ workspaceId, ...(brandId && { brandId }) }).lean<InboxDoc[]>();
+  const sent = await Promise.all(docs.map((doc) => inboxSlotsLast24h(doc._id)));
+  return {
+    capToday: docs.reduce((total, doc) => total + (doc.sendingPausedAt ? 0 : capToday(doc).cap), 0),
+    sent24h: sent.reduce((total, n) => total + n, 0),
+  };
 }
 
 /** A PATCH's server settings laid over the stored ones; the stored password is kept unless a new one is given. */

@@ -6,7 +6,7 @@ import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { stopEnrollment, stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { applyBounceGuard } from '../inboxes/inboxes.service.ts';
 import { findMessage, recordIdOf } from '../sending/messages.service.ts';
-import { campaignScope, inboxScope, recordOutreachEvent, workspaceScope } from '../stats/outreach-stats.service.ts';
+import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { classify, type Classified } from './classify.ts';
 import { Reply, type ReplyDoc } from './reply.model.ts';
@@ -96,7 +96,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
  * address and ends the lead's enrollments as unsubscribed.
  */
 async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promise<void> {
-  const scopes = [inboxScope(reply.inboxId), workspaceScope(reply.workspaceId), ...(reply.campaignId ? [campaignScope(reply.campaignId)] : [])];
+  const scopes = eventScopes(reply);
   if (reply.kind === 'reply') {
     if (enrollmentId && reply.campaignId) await stopEnrollment({ _id: enrollmentId, campaignId: reply.campaignId }, 'replied');
     recordOutreachEvent(scopes, 'replied');

@@ -2,7 +2,7 @@ import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { applyBounceGuard, type inboxesForSending } from '../inboxes/inboxes.service.ts';
 import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
-import { campaignScope, inboxScope, recordOutreachEvent, workspaceScope, type OutreachEvent } from '../stats/outreach-stats.service.ts';
+import { eventScopes, recordOutreachEvent, type OutreachEvent } from '../stats/outreach-stats.service.ts';
 import { compose } from './compose.ts';
 import { classifySmtpError, transportFor } from './mailer.ts';
 import type { MessageDoc } from './message.model.ts';
@@ -31,8 +31,7 @@ export interface DeliveryRequest {
   giveBack: () => Promise<unknown>;
 }
 
-const scopesOf = (record: MessageDoc) => [inboxScope(record.inboxId), workspaceScope(record.workspaceId), ...(record.campaignId ? [campaignScope(record.campaignId)] : [])];
-const count = (record: MessageDoc, ...events: OutreachEvent[]) => events.forEach((event) => recordOutreachEvent(scopesOf(record), event));
+const count = (record: MessageDoc, ...events: OutreachEvent[]) => events.forEach((event) => recordOutreachEvent(eventScopes(record), event));
 
 /**
  * Sends a claimed message over SMTP and records what came of it: the

@@ -9,7 +9,7 @@ import { localDay } from '../campaigns/schedule.ts';
 import type { inboxesForSending } from '../inboxes/inboxes.service.ts';
 import { renderStep, variantFor, type getSequenceForSending } from '../sequences/sequences.service.ts';
 import { isSuppressed } from '../suppressions/suppressions.service.ts';
-import { campaignScope, inboxScope, recordOutreachEvent, workspaceScope } from '../stats/outreach-stats.service.ts';
+import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { claimMessage, claimRetry, findMessage, markInterrupted, newMessageId, stepRecordId } from './messages.service.ts';
 import { deliver, type Delivery } from './deliver.ts';
 import { releaseSlot, takeCampaignSlot, takeInboxSlot } from './send-slots.ts';
@@ -162,7 +162,7 @@ async function interrupted(pass: CampaignPass, enrollment: EnrollmentDoc, record
   const record = await findMessage(recordId);
   if (record?.status === 'claimed' && (await markInterrupted(recordId))) {
     countForCampaign(pass.campaign._id, { interrupted: 1 });
-    recordOutreachEvent([inboxScope(record.inboxId), campaignScope(pass.campaign._id), workspaceScope(pass.campaign.workspaceId)], 'failed');
+    recordOutreachEvent(eventScopes({ ...record, campaignId: pass.campaign._id }), 'failed');
     log.warn('outreach step interrupted mid-send; not sent again', { campaignId: pass.campaign._id, recordId });
   }
   await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, stepIndex, nowMs()));

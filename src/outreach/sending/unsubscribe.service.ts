@@ -1,7 +1,7 @@
 import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
 import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
-import { campaignScope, inboxScope, recordOutreachEvent, workspaceScope } from '../stats/outreach-stats.service.ts';
+import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { findMessage, recordFirstOpen } from './messages.service.ts';
 
 /**
@@ -19,8 +19,7 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
     await stopLeadEnrollments(record.workspaceId, record.leadId, 'unsubscribed');
   }
   if (!already) {
-    const scopes = [inboxScope(record.inboxId), workspaceScope(record.workspaceId), ...(record.campaignId ? [campaignScope(record.campaignId)] : [])];
-    recordOutreachEvent(scopes, 'unsubscribed');
+    recordOutreachEvent(eventScopes(record), 'unsubscribed');
   }
   return true;
 }
@@ -29,6 +28,5 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
 export async function recordOpen(recordId: string): Promise<void> {
   const opened = await recordFirstOpen(recordId);
   if (!opened) return;
-  const scopes = [inboxScope(opened.inboxId), workspaceScope(opened.workspaceId), ...(opened.campaignId ? [campaignScope(opened.campaignId)] : [])];
-  recordOutreachEvent(scopes, 'opened');
+  recordOutreachEvent(eventScopes(opened), 'opened');
 }

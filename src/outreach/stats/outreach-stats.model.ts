@@ -5,7 +5,7 @@ const count = { type: Number, default: 0, required: true };
 /**
  * Outreach counters by scope and period, one document per bucket: an hour
  * (`<scope>:h:<hour index>`) or a UTC day (`<scope>:d:<YYYY-MM-DD>`). A
- * scope is `inbox:<id>`, `campaign:<id>` or `workspace:<id>`. Rolling
+ * scope is `inbox:<id>`, `campaign:<id>`, `brand:<id>` or `workspace:<id>`. Rolling
  * figures (sent in the last 24 hours, 14-day totals) are sums of buckets read
  * by primary key; old buckets are pruned by a job.
  */

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { nowMs } from '../../clock.ts';
 import { countersStored, incrementCounterSoon } from '../../db/counter.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
@@ -8,8 +9,12 @@ export type OutreachCounts = Record<OutreachEvent, number>;
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
-/** Hourly buckets are kept two days (for 24-hour figures); daily ones 60 days (for 14-day figures). */
-const keepHoursMs = 2 * dayMs;
+/**
+ * Hourly buckets are kept 15 days: 24-hour figures, and the 14 local days of
+ * the statistics report (the oldest starts at most 14 days back in any time
+ * zone). Daily ones (UTC days) 60 days, for inboxes' 14-day figures.
+ */
+const keepHoursMs = 15 * dayMs;
 const keepDaysMs = 60 * dayMs;
 
 export const hourIndex = (ms: number) => Math.floor(ms / hourMs);
@@ -18,6 +23,15 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const inboxScope = (id: string) => `inbox:${id}`;
 export const campaignScope = (id: string) => `campaign:${id}`;
 export const workspaceScope = (id: string) => `workspace:${id}`;
+export const brandScope = (id: string) => `brand:${id}`;
+
+/** The scopes an event about a message counts in: its inbox, brand and workspace, and its campaign if it has one. */
+export const eventScopes = (about: { workspaceId: string; brandId: string; inboxId: string; campaignId?: string | null }) => [
+  inboxScope(about.inboxId),
+  brandScope(about.brandId),
+  workspaceScope(about.workspaceId),
+  ...(about.campaignId ? [campaignScope(about.campaignId)] : []),
+];
 
 const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0 });
 
@@ -61,6 +75,35 @@ export async function totalOverDays(scope: string, days: number, at = nowMs()): 
   const total = zero();
   for (const day of perDay) for (const event of outreachEvents) total[event] += day[event];
   return total;
+}
+
+/**
+ * A scope's counts for each of the last `days` calendar days in `timezone`,
+ * oldest first (today included). A local day is the sum of the hourly
+ * buckets that start in it: 24, or 23 and 25 across a DST change, read by
+ * primary key in parallel (hours still to come are not read); a local day
+ * that is exactly a UTC day is its daily bucket instead. Exact for
+ * whole-hour offsets; in a zone offset by a half or quarter hour (India,
+ * Nepal, parts of Australia) each hour's events count in the local day the
+ * hour starts in.
+ */
+export async function localDailyCounts(scope: string, timezone: string, days: number, at = nowMs()): Promise<Array<{ date: string } & OutreachCounts>> {
+  const today = DateTime.fromMillis(at, { zone: timezone }).startOf('day');
+  const current = hourIndex(at);
+  const spans = Array.from({ length: days }, (_, index) => {
+    const start = today.minus({ days: days - 1 - index }).startOf('day');
+    const startMs = start.toMillis();
+    const endMs = start.plus({ days: 1 }).startOf('day').toMillis();
+    const date = start.toISODate()!;
+    // A local day that is a UTC day (UTC itself, London in winter) is its daily bucket: one read instead of 24.
+    if (startMs % dayMs === 0 && endMs - startMs === dayMs) return { date, ids: [`${scope}:d:${utcDay(startMs)}`] };
+    const first = Math.ceil(startMs / hourMs);
+    const end = Math.min(current + 1, Math.ceil(endMs / hourMs));
+    return { date, ids: Array.from({ length: Math.max(0, end - first) }, (_, n) => `${scope}:h:${first + n}`) };
+  });
+  await countersStored();
+  const docs = await Promise.all(spans.map(({ ids }) => Promise.all(ids.map((id) => OutreachStats.findById(id).lean<OutreachStatsDoc>()))));
+  return spans.map(({ date }, index) => ({ date, ...sum(docs[index]!) }));
 }
 
 /** Drops buckets past their keeping time (FerretDB has no TTL indexes). */

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { uuid } from '../common.ts';
+
+export const statsInput = z.object({
+  brand: z
+    .union([z.literal('all'), uuid])
+    .optional()
+    .describe('A brand id to narrow to that brand\'s inboxes and campaigns, or `all` for the whole workspace (default: the credential\'s brand).'),
+});
+
+const count = z.int().min(0);
+const rate = z.number().min(0).max(1);
+
+export const statsDay = z
+  .object({
+    date: z.iso.date().describe('The calendar day in the workspace\'s time zone, YYYY-MM-DD.'),
+    label: z.string().describe('Short English weekday and day of the month, e.g. `Mon 17`.'),
+    sent: count.describe('Messages the SMTP server accepted that day.'),
+    failed: count.describe('Sends that failed for good that day (and sends interrupted mid-way).'),
+    opened: count.describe('First opens of messages (tracking pixel) that day.'),
+    replied: count.describe('Replies received that day.'),
+    unsubscribed: count.describe('Recipients who unsubscribed that day.'),
+    bounced: count.describe('Hard bounces that day (refused at RCPT or a bounce message).'),
+  })
+  .meta({ id: 'OutreachStatsDay' });
+
+export const statsTotals = z
+  .object({
+    sent14d: count.describe('Sum of `sent` over the 14 days.'),
+    failed14d: count.describe('Sum of `failed` over the 14 days.'),
+    opened14d: count.describe('Sum of `opened` over the 14 days.'),
+    replies14d: count.describe('Sum of `replied` over the 14 days.'),
+    unsub14d: count.describe('Sum of `unsubscribed` over the 14 days.'),
+    bounced14d: count.describe('Sum of `bounced` over the 14 days.'),
+    unsubRate14d: rate.describe('unsub14d / sent14d (0 when nothing was sent; at most 1).'),
+    bounceRate14d: rate.describe('bounced14d / sent14d (0 when nothing was sent; at most 1).'),
+    activeEnrollments: count.describe('Enrollments still going in the campaigns (archived campaigns left out).'),
+    sent24h: count.describe('Sends of the inboxes in the rolling 24 hours, as their caps count them (the inboxes\' `sent24h` summed).'),
+    capToday: count.describe('Today\'s caps of the inboxes that are not paused, summed.'),
+  })
+  .meta({ id: 'OutreachStatsTotals' });
+
+export const statsOutput = z.object({
+  days: z.array(statsDay).length(14).describe('The last 14 calendar days in the workspace\'s time zone, oldest first, today last.'),
+  totals: statsTotals.describe('Totals over the 14 days, and sending figures now.'),
+});
+export type OutreachStatsOut = z.infer<typeof statsOutput>;

@@ -1,3 +1,4 @@
+import { analyzeRepliesJob } from './analyze-replies.ts';
 import { dispatchEventJob } from './dispatch-event.ts';
 import { expireEndpointCacheJob } from './expire-endpoint-cache.ts';
 import type { JobDefinition } from './job-definition.ts';
@@ -19,5 +20,6 @@ export const jobRegistry: JobDefinition[] = [
   outreachTickJob,
   pruneOutreachJob,
   readMailboxesJob,
+  analyzeRepliesJob,
   ...subscribers.map((subscriber) => subscriber.job as JobDefinition),
 ];

@@ -59,6 +59,9 @@ const envSchema = z.object({
   /** How often the sending engine looks for due outreach steps. */
   OUTREACH_TICK_MS: z.coerce.number().int().min(100).default(30_000),
   MAILBOX_POLL_MS: z.coerce.number().int().min(1_000).default(60_000),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_MODEL: z.string().optional(),
   /** How long GET /v1/e/{slug} waits for a scrape before answering 202 with the run to poll. */
   INVOKE_INLINE_TIMEOUT_MS: z.coerce.number().int().min(100).default(110_000),
 });

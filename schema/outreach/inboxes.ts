@@ -88,6 +88,8 @@ export const inbox = z
       .object({ ...serverOut, mailbox: z.string().describe('Folder replies arrive in.') })
       .nullable()
       .describe('IMAP settings (never the password), or null.'),
+    imapCheckedAt: nullableDateTime.describe('When the mailbox was last read for replies (null: not yet, or no IMAP settings).'),
+    imapError: z.string().nullable().describe('Why the last read of the mailbox failed (it is tried again with backoff), or null.'),
     sent24h: count.describe('Sends in the rolling 24 hours (the current hour and the 23 before), as the cap counts them.'),
     cap: count.describe('Sends allowed in the rolling 24 hours today: dailyLimit, or less while warming up.'),
     dailyLimit: count.describe('The cap once warmed up.'),

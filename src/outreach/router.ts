@@ -1,6 +1,7 @@
 import { router } from '../trpc/init.ts';
 import { campaignsRouter } from './campaigns/router.ts';
 import { inboxesRouter } from './inboxes/router.ts';
+import { repliesRouter } from './replies/router.ts';
 import { sendingRouter } from './sending/router.ts';
 import { sequencesRouter } from './sequences/router.ts';
 import { statsRouter } from './stats/router.ts';
@@ -13,5 +14,6 @@ export const outreachRouter = router({
   campaigns: campaignsRouter,
   suppressions: suppressionsRouter,
   sending: sendingRouter,
+  replies: repliesRouter,
   stats: statsRouter,
 });

@@ -85,6 +85,7 @@ const examples: Record<string, Example> = {
   'outreach.campaigns.update': (f) => ({ body: { id: f.campaignId, name: 'Renamed' }, status: 200 }),
   'outreach.campaigns.enroll': (f) => ({ params: { id: f.campaignId }, body: { lead_ids: [f.keptLeadId] }, status: 200 }),
   'outreach.stats.get': () => ({ query: 'brand=all', status: 200 }),
+  'outreach.replies.list': () => ({ query: 'kind=reply', status: 200 }),
   'outreach.sending.send': (f) => ({ body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' }, status: 503 }),
 };
 

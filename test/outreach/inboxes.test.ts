@@ -60,6 +60,8 @@ describe('creating an inbox', () => {
       brand_id: brandId,
       smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'sender' },
       imap: null,
+      imapCheckedAt: null,
+      imapError: null,
       sent24h: 0,
       cap: 40,
       dailyLimit: 40,

@@ -111,6 +111,8 @@ describe('reading replies', () => {
     expect(report!.error).toMatch(/ECONNREFUSED/);
     expect(await collection('outreach_mailbox_cursors').findOne({ _id: inbox.id })).toMatchObject({ error: expect.stringMatching(/ECONNREFUSED/), failures: 1, checkedAt: expect.any(Date) });
     expect((await readMailboxes())[inbox.id]).toEqual({ stored: 0, alreadyStored: 0, skipped: 'backing_off' });
+    const [listed] = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes;
+    expect(listed).toMatchObject({ imapCheckedAt: expect.any(String), imapError: expect.stringMatching(/ECONNREFUSED/) });
     // The inbox is not used by this file's other tests' passes.
     await collection('outreach_inboxes').deleteOne({ _id: inbox.id });
   });

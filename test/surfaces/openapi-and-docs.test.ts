@@ -69,6 +69,7 @@ describe('OpenAPI document and reference page', () => {
         'POST /api/outreach/campaigns/{id}/enroll',
         'POST /api/outreach/send',
         'GET /api/outreach/stats',
+        'GET /api/outreach/replies',
       ].sort(),
     );
   });

@@ -9,6 +9,7 @@ import { fieldError } from '../../errors/field-error.ts';
 import { openSecret, sealSecret } from '../../secrets/secret-box.ts';
 import { activeCampaignNamesUsing } from '../campaigns/campaigns.service.ts';
 import { inboxSlotsLast24h } from '../sending/send-slots.ts';
+import { mailboxState } from '../replies/mailbox-reader.ts';
 import { capToday, inboxFigures } from './inbox-figures.ts';
 import { verifyImap, verifySmtp, type ServerLogin } from './inbox-verification.ts';
 import { Inbox, type InboxDoc } from './inbox.model.ts';
@@ -34,6 +35,7 @@ export async function toInbox(doc: InboxDoc): Promise<InboxOut> {
     brand_id: doc.brandId,
     smtp: server(doc.smtp),
     imap: doc.imap ? { ...server(doc.imap), mailbox: doc.imap.mailbox } : null,
+    ...(await readingState(doc)),
     dailyLimit: doc.dailyLimit,
     warmupEnabled: doc.warmupEnabled,
     sendingPausedAt: doc.sendingPausedAt?.toISOString() ?? null,
@@ -41,6 +43,12 @@ export async function toInbox(doc: InboxDoc): Promise<InboxOut> {
     ...(await inboxFigures(doc)),
     created_at: doc.createdAt.toISOString(),
   };
+}
+
+/** The last read of the inbox's mailbox (replies), by its cursor's primary key. */
+async function readingState(doc: InboxDoc) {
+  const state = doc.imap ? await mailboxState(doc._id) : { checkedAt: null, error: null };
+  return { imapCheckedAt: state.checkedAt?.toISOString() ?? null, imapError: state.error };
 }
 
 /** `secure` left out means TLS from the first byte on the protocol's TLS port (465 SMTP, 993 IMAP) only. */

@@ -8,6 +8,7 @@ import { applyBounceGuard } from '../inboxes/inboxes.service.ts';
 import { findMessage, recordIdOf } from '../sending/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
+import { queueAnalysis } from './analysis.service.ts';
 import { classify, type Classified } from './classify.ts';
 import { Reply, type ReplyDoc } from './reply.model.ts';
 
@@ -90,13 +91,15 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
 
 /**
  * What a stored message means, applied idempotently (it may run again
- * after a crash): a reply ends the lead's enrollment in that campaign; a
+ * after a crash): a reply or automatic reply is queued for sentiment
+ * analysis, and a reply ends the lead's enrollment in that campaign; a
  * hard bounce suppresses the address, ends the lead's enrollments and
  * feeds the inbox's bounce figures and guard; a complaint suppresses the
  * address and ends the lead's enrollments as unsubscribed.
  */
 async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promise<void> {
   const scopes = eventScopes(reply);
+  if (reply.kind !== 'bounce') await queueAnalysis(reply._id);
   if (reply.kind === 'reply') {
     if (enrollmentId && reply.campaignId) await stopEnrollment({ _id: enrollmentId, campaignId: reply.campaignId }, 'replied');
     recordOutreachEvent(scopes, 'replied');

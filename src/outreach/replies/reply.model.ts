@@ -1,6 +1,8 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 
 export const replyKinds = ['reply', 'bounce', 'auto_reply'] as const;
+export const sentiments = ['positive', 'neutral', 'negative', 'objection', 'unsubscribe', 'ooo', 'referral'] as const;
+export type Sentiment = (typeof sentiments)[number];
 
 /**
  * A message that came back to an inbox. Its id is derived from the inbox
@@ -35,6 +37,13 @@ const replySchema = new Schema(
     /** A complaint (RFC 5965 feedback report). */
     complaint: { type: Boolean, default: false },
     effectsAppliedAt: { type: Date, default: null },
+    /** Sentiment analysis (replies and automatic replies): what it found, and which analyzer (`model:<name>` or `heuristic`). */
+    sentiment: { type: String, enum: [...sentiments, null], default: null },
+    sentimentScore: { type: Number, default: null },
+    intent: { type: String, default: null },
+    summary: { type: String, default: null },
+    analyzedAt: { type: Date, default: null },
+    analyzedBy: { type: String, default: null },
   },
   { timestamps: true, versionKey: false },
 );
@@ -65,3 +74,20 @@ const mailboxCursorSchema = new Schema(
 
 export type MailboxCursorDoc = InferRawDocTypeFromSchema<typeof mailboxCursorSchema>;
 export const MailboxCursor = mongoose.model('OutreachMailboxCursor', mailboxCursorSchema, 'outreach_mailbox_cursors');
+
+/**
+ * Replies waiting for sentiment analysis: a marker per reply, inserted
+ * when the reply is stored and removed once it is analysed, so the
+ * analyzer reads this small collection, never the replies. A model that is
+ * down leaves the marker, tried again at `nextAttemptAt`.
+ */
+const analysisPendingSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the reply id
+    attempts: { type: Number, default: 0 },
+    nextAttemptAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+export type AnalysisPendingDoc = InferRawDocTypeFromSchema<typeof analysisPendingSchema>;
+export const AnalysisPending = mongoose.model('OutreachReplyAnalysisPending', analysisPendingSchema, 'outreach_reply_analysis_pending');

@@ -1,0 +1,73 @@
+import { nowMs } from '../../clock.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { log } from '../../logger.ts';
+import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
+import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
+import { suppressAddress } from '../suppressions/suppressions.service.ts';
+import { AnalysisPending, Reply, type AnalysisPendingDoc, type ReplyDoc } from './reply.model.ts';
+import { analyzeHeuristically, type Analysis } from './sentiment-heuristic.ts';
+import { analyzeWithModel, configuredModel } from './sentiment-model.ts';
+
+/** A model that cannot be reached is tried again after 1, 2, 4, 8 minutes; then the heuristic answers. */
+const modelAttempts = 5;
+const retryDelayMs = (attempts: number) => 2 ** (attempts - 1) * 60_000;
+
+/** Queues a stored reply for analysis (once, whoever asks twice). */
+export async function queueAnalysis(replyId: string): Promise<void> {
+  try {
+    await AnalysisPending.create({ _id: replyId, nextAttemptAt: new Date(nowMs()) });
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+}
+
+/**
+ * Analyses the replies waiting for it (up to `limit`): with the configured
+ * model, or the heuristic classifier when there is none, or when the
+ * model's answer was unusable twice, or after it could not be reached
+ * `modelAttempts` times. Ingestion never waits for this. Returns how many
+ * were analysed.
+ */
+export async function analyzePendingReplies(limit = 50): Promise<number> {
+  const due = await AnalysisPending.find({ nextAttemptAt: { $lte: new Date(nowMs()) } }).limit(limit).lean<AnalysisPendingDoc[]>();
+  const model = configuredModel();
+  let analysed = 0;
+  for (const pending of due) {
+    const reply = await Reply.findById(pending._id).lean<ReplyDoc>();
+    if (!reply) {
+      await AnalysisPending.deleteOne({ _id: pending._id });
+      continue;
+    }
+    let analysis: Analysis | null = null;
+    let analyzedBy = 'heuristic';
+    if (model) {
+      try {
+        analysis = await analyzeWithModel(model, reply);
+        if (analysis) analyzedBy = `model:${model.model}`;
+      } catch (error) {
+        const attempts = pending.attempts + 1;
+        log.warn('reply analysis: the model could not be reached', { replyId: reply._id, attempts, error: error instanceof Error ? error.message : String(error) });
+        if (attempts < modelAttempts) {
+          await AnalysisPending.updateOne({ _id: pending._id }, { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(attempts)) } });
+          continue;
+        }
+      }
+    }
+    analysis ??= analyzeHeuristically(reply);
+    await Reply.updateOne({ _id: reply._id }, { $set: { ...analysis, analyzedAt: new Date(nowMs()), analyzedBy } });
+    await applySentiment(reply, analysis);
+    await AnalysisPending.deleteOne({ _id: pending._id });
+    analysed++;
+  }
+  return analysed;
+}
+
+/** A reply asking to stop puts its sender on the do-not-contact list and ends the lead's enrollments (idempotent). */
+async function applySentiment(reply: ReplyDoc, analysis: Analysis): Promise<void> {
+  if (analysis.sentiment !== 'unsubscribe' || reply.kind !== 'reply' || !reply.fromEmail) return;
+  await suppressAddress(reply.workspaceId, reply.fromEmail, 'unsubscribe', 'reply');
+  if (reply.leadId) {
+    await markUnsubscribed(reply.leadId);
+    await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
+  }
+}

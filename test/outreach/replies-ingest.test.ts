@@ -17,7 +17,7 @@ import { useSmtpServer } from '../support/smtp-server.ts';
  */
 const server = useApiServer(outreachEnv);
 const smtp = useSmtpServer({ sender: 'secret' });
-const imap = useImapServer({ ada: 'secret', bob: 'secret' });
+const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret' });
 const clock = useTestClock();
 const dayMs = 24 * 3_600_000;
 
@@ -87,6 +87,35 @@ describe('reading replies', () => {
     await runOutreachPass();
     expect(smtp.received.map((mail) => mail.to.join())).toEqual(['alan@bletchley.test']);
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ replied: 1, finished: 1, active: 0 });
+  });
+
+  it('holds the next step of a lead who is out of office until the date it gives', async () => {
+    clock.set(Date.parse('2026-11-23T09:00:00Z'));
+    const { key, inbox, campaign, from, sentTo } = await campaignThatSent('carol', ['away@ooo.test', 'here@ooo.test']);
+    const original = sentTo('away@ooo.test');
+    await imap.append('carol', crlf([
+      'From: away@ooo.test',
+      `To: ${from}`,
+      'Subject: Automatic reply: Hello',
+      'Auto-Submitted: auto-replied',
+      'Message-ID: <ooo-1@ooo.test>',
+      `In-Reply-To: ${original}`,
+      'Date: Mon, 23 Nov 2026 09:05:00 +0000',
+      '',
+      'I am out of the office until 2026-12-10 with limited access to email.',
+      '',
+    ]));
+    await readMailboxes();
+    expect(await collection('outreach_replies').findOne({ inboxId: inbox.id })).toMatchObject({ kind: 'auto_reply', oooUntil: new Date('2026-12-10T00:00:00Z') });
+
+    smtp.reset();
+    clock.advance(3 * dayMs + 60_000);
+    await runOutreachPass();
+    expect(smtp.received.map((mail) => mail.to.join())).toEqual(['here@ooo.test']);
+    clock.set(Date.parse('2026-12-10T00:01:00Z'));
+    await runOutreachPass();
+    expect(smtp.received.map((mail) => mail.to.join())).toEqual(['here@ooo.test', 'away@ooo.test']);
+    expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ finished: 2 });
   });
 
   it('takes each message once across a lost cursor, leaves the inbox\'s own copies out, and keeps what matches nothing', async () => {

@@ -143,6 +143,17 @@ export async function stopEnrollment(enrollment: Pick<EnrollmentDoc, '_id' | 'ca
 }
 
 /** Stops every active enrollment of a lead, in every campaign (it unsubscribed, bounced, replied). */
+/**
+ * An out-of-office answer: the enrollment's next step waits until `until`
+ * (an active enrollment only, and never brought forward). True when it moved.
+ */
+export async function pauseEnrollmentUntil(enrollmentId: string, until: Date): Promise<boolean> {
+  const enrollment = await Enrollment.findById(enrollmentId).lean<EnrollmentDoc>();
+  if (!enrollment || enrollment.status !== 'active' || enrollment.nextDueAt.getTime() >= until.getTime()) return false;
+  await deferEnrollment(enrollment, until);
+  return true;
+}
+
 export async function stopLeadEnrollments(workspaceId: string, leadId: string, reason: StopReason): Promise<void> {
   const enrollments = await Enrollment.find({ workspaceId, leadId, status: 'active' }, { campaignId: 1 }).lean<EnrollmentDoc[]>();
   for (const enrollment of enrollments) await stopEnrollment(enrollment, reason);

@@ -3,13 +3,13 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { v5 as nameBasedId } from 'uuid';
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
-import { stopEnrollment, stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
+import { pauseEnrollmentUntil, stopEnrollment, stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { applyBounceGuard } from '../inboxes/inboxes.service.ts';
 import { findMessage, recordIdOf } from '../sending/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { queueAnalysis } from './analysis.service.ts';
-import { classify, type Classified } from './classify.ts';
+import { classify, outOfOfficeUntil, type Classified } from './classify.ts';
 import { Reply, type ReplyDoc } from './reply.model.ts';
 
 /** The namespace of reply ids (UUIDv5 of the inbox and the message). */
@@ -69,6 +69,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     bounceCode: classified.bounceCode,
     bouncedEmail: classified.bouncedEmail ?? (classified.kind === 'bounce' ? (sent?.to ?? null) : null),
     complaint: classified.complaint,
+    oooUntil: classified.kind === 'auto_reply' ? outOfOfficeUntil(mail, mail.date ?? new Date(nowMs())) : null,
     effectsAppliedAt: null,
     createdAt: new Date(nowMs()),
     updatedAt: new Date(nowMs()),
@@ -92,7 +93,8 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
 /**
  * What a stored message means, applied idempotently (it may run again
  * after a crash): a reply or automatic reply is queued for sentiment
- * analysis, and a reply ends the lead's enrollment in that campaign; a
+ * analysis, and a reply ends the lead's enrollment in that campaign; an
+ * out-of-office with a return date holds the lead's next step until then; a
  * hard bounce suppresses the address, ends the lead's enrollments and
  * feeds the inbox's bounce figures and guard; a complaint suppresses the
  * address and ends the lead's enrollments as unsubscribed.
@@ -105,6 +107,7 @@ async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promi
     recordOutreachEvent(scopes, 'replied');
     return;
   }
+  if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
   if (reply.kind !== 'bounce' || !reply.bouncedEmail) return;
   if (reply.complaint) {
     await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');

@@ -36,6 +36,8 @@ const replySchema = new Schema(
     bouncedEmail: { type: String, default: null },
     /** A complaint (RFC 5965 feedback report). */
     complaint: { type: Boolean, default: false },
+    /** An out-of-office reply's return date: the lead's next step waits until then. */
+    oooUntil: { type: Date, default: null },
     effectsAppliedAt: { type: Date, default: null },
     /** Sentiment analysis (replies and automatic replies): what it found, and which analyzer (`model:<name>` or `heuristic`). */
     sentiment: { type: String, enum: [...sentiments, null], default: null },

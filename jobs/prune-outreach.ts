@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { pruneSoftBounces } from '../src/outreach/replies/soft-bounces.ts';
 import { pruneSendSlots } from '../src/outreach/sending/send-slots.ts';
 import { pruneOutreachStats } from '../src/outreach/stats/outreach-stats.service.ts';
 import { defineJob } from './job-definition.ts';
 
-/** Sending slots past their day and stats buckets past their keeping time go (FerretDB has no TTL indexes). */
+/** Sending slots past their day, stats buckets and soft-bounce counts past their keeping time go (FerretDB has no TTL indexes). */
 export const pruneOutreachJob = defineJob({
   name: 'outreach.prune',
   payload: z.object({}),
@@ -12,5 +13,6 @@ export const pruneOutreachJob = defineJob({
   async handle() {
     await pruneSendSlots();
     await pruneOutreachStats();
+    await pruneSoftBounces();
   },
 });

@@ -17,7 +17,7 @@ import { useSmtpServer } from '../support/smtp-server.ts';
  */
 const server = useApiServer(outreachEnv);
 const smtp = useSmtpServer({ sender: 'secret' });
-const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret' });
+const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret', dave: 'secret' });
 const clock = useTestClock();
 const dayMs = 24 * 3_600_000;
 
@@ -116,6 +116,48 @@ describe('reading replies', () => {
     await runOutreachPass();
     expect(smtp.received.map((mail) => mail.to.join())).toEqual(['here@ooo.test', 'away@ooo.test']);
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ finished: 2 });
+  });
+
+  it('suppresses an address only after repeated soft bounces: three, on two days or more', async () => {
+    const { key, from, sentTo } = await campaignThatSent('dave', ['full@box.test']);
+    const original = sentTo('full@box.test');
+    const softBounce = (n: number, date: string) =>
+      imap.append('dave', crlf([
+        'From: MAILER-DAEMON@mx.box.test',
+        `To: ${from}`,
+        'Subject: Delivery Status Notification (Failure)',
+        `Message-ID: <soft-${n}@mx.box.test>`,
+        `Date: ${date}`,
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
+        '',
+        '--B',
+        'Content-Type: message/delivery-status',
+        '',
+        'Reporting-MTA: dns; mx.box.test',
+        '',
+        'Final-Recipient: rfc822; full@box.test',
+        'Action: failed',
+        'Status: 5.2.2',
+        'Diagnostic-Code: smtp; 552 5.2.2 Mailbox full',
+        '',
+        '--B',
+        'Content-Type: text/rfc822-headers',
+        '',
+        `Message-ID: ${original}`,
+        '',
+        '--B--',
+        '',
+      ]));
+    const suppressed = async () => (await server.request('GET', '/api/outreach/suppressions', { key })).body.suppressions.map((s: { email: string; source: string }) => `${s.email} ${s.source}`);
+    await softBounce(1, 'Mon, 23 Nov 2026 10:00:00 +0000');
+    await softBounce(2, 'Mon, 23 Nov 2026 16:00:00 +0000');
+    await readMailboxes();
+    expect(await suppressed()).toEqual([]);
+    await softBounce(3, 'Tue, 24 Nov 2026 10:00:00 +0000');
+    await readMailboxes();
+    expect(await suppressed()).toEqual(['full@box.test repeated_soft_bounces']);
+    expect(await collection('outreach_replies').countDocuments({ bouncedEmail: 'full@box.test', bounceType: 'soft' })).toBe(3);
   });
 
   it('takes each message once across a lost cursor, leaves the inbox\'s own copies out, and keeps what matches nothing', async () => {

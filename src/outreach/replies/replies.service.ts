@@ -11,6 +11,7 @@ import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { queueAnalysis } from './analysis.service.ts';
 import { classify, outOfOfficeUntil, type Classified } from './classify.ts';
 import { Reply, type ReplyDoc } from './reply.model.ts';
+import { countSoftBounce } from './soft-bounces.ts';
 
 /** The namespace of reply ids (UUIDv5 of the inbox and the message). */
 const replyIdNamespace = '5b0c6c1e-7a43-4d1e-9a55-2f3c9f0b6d21';
@@ -112,6 +113,13 @@ async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promi
   if (reply.complaint) {
     await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');
     if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
+    return;
+  }
+  if (reply.bounceType === 'soft') {
+    // Repeated soft bounces (softBounceRule) make the address undeliverable, as a hard bounce does.
+    if (!(await countSoftBounce(reply.workspaceId, reply.bouncedEmail, reply._id, reply.receivedAt.getTime()))) return;
+    await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'hard_bounce', 'repeated_soft_bounces');
+    if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'bounced');
     return;
   }
   if (reply.bounceType !== 'hard') return;

@@ -93,3 +93,16 @@ const analysisPendingSchema = new Schema(
 );
 export type AnalysisPendingDoc = InferRawDocTypeFromSchema<typeof analysisPendingSchema>;
 export const AnalysisPending = mongoose.model('OutreachReplyAnalysisPending', analysisPendingSchema, 'outreach_reply_analysis_pending');
+
+/**
+ * Soft bounces per address and UTC day (`<workspace>:<address>:<day>`), for
+ * the rule that repeated soft bounces suppress an address; each bounce
+ * counted once through `SoftBounceSeen` (its reply id, a unique insert).
+ */
+const softBounceDaySchema = new Schema(
+  { _id: { type: String, required: true }, count: { type: Number, default: 0 }, expiresAt: { type: Date, required: true } },
+  { versionKey: false },
+);
+export const SoftBounceDay = mongoose.model('OutreachSoftBounceDay', softBounceDaySchema, 'outreach_soft_bounce_days');
+const softBounceSeenSchema = new Schema({ _id: { type: String, required: true }, expiresAt: { type: Date, required: true } }, { versionKey: false });
+export const SoftBounceSeen = mongoose.model('OutreachSoftBounceSeen', softBounceSeenSchema, 'outreach_soft_bounces_seen');

@@ -17,7 +17,7 @@ import { useSmtpServer } from '../support/smtp-server.ts';
  */
 const server = useApiServer(outreachEnv);
 const smtp = useSmtpServer({ sender: 'secret' });
-const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret', dave: 'secret' });
+const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret', dave: 'secret', erin: 'secret' });
 const clock = useTestClock();
 const dayMs = 24 * 3_600_000;
 
@@ -87,6 +87,20 @@ describe('reading replies', () => {
     await runOutreachPass();
     expect(smtp.received.map((mail) => mail.to.join())).toEqual(['alan@bletchley.test']);
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ replied: 1, finished: 1, active: 0 });
+  });
+
+  it('matches a reply that names none of our Message-IDs by its sender and subject', async () => {
+    const { key, inbox, campaign, leads, from } = await campaignThatSent('erin', ['nohdr@x.test', 'other@x.test']);
+    await imap.append('erin', crlf(['From: nohdr@x.test', `To: ${from}`, 'Subject: AW: Hello', 'Message-ID: <nohdr@x.test>', '', 'Yes, interested.', '']));
+    await imap.append('erin', crlf(['From: other@x.test', `To: ${from}`, 'Subject: Something else', 'Message-ID: <other@x.test>', '', 'A new topic.', '']));
+    await readMailboxes();
+    const stored = await collection('outreach_replies').find({ inboxId: inbox.id }).sort({ fromEmail: 1 }).toArray();
+    expect(stored.map((reply) => [reply.fromEmail, reply.campaignId, reply.leadId])).toEqual([
+      ['nohdr@x.test', campaign.id, leads[0]!.id],
+      ['other@x.test', null, null],
+    ]);
+    // The next tests' sending passes must not write to this campaign's other lead.
+    await updateCampaign(server, key, { id: campaign.id, status: 'paused' });
   });
 
   it('holds the next step of a lead who is out of office until the date it gives', async () => {

@@ -5,7 +5,7 @@ import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { pauseEnrollmentUntil, stopEnrollment, stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { applyBounceGuard } from '../inboxes/inboxes.service.ts';
-import { findMessage, recordIdOf } from '../sending/messages.service.ts';
+import { findMessage, recordIdOf, sentMessagesTo } from '../sending/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { queueAnalysis } from './analysis.service.ts';
@@ -26,14 +26,25 @@ export interface ReadingInbox {
 
 export type Ingested = 'stored' | 'already_stored' | 'own_message';
 
-/** The message of ours it refers back to, if any: by the Message-IDs it names, each read by primary key. */
-async function matchSent(workspaceId: string, classified: Classified) {
+const dayMs = 24 * 3_600_000;
+/** A subject without its reply and forward prefixes (Re:, AW:, Fwd: …), for comparing a reply's with ours. */
+const baseSubject = (subject: string) => subject.replace(/^(\s*(re|aw|sv|antw|fw|fwd|wg|tr)\s*(\[\d+\])?\s*:\s*)+/i, '').trim().toLowerCase();
+
+/**
+ * The message of ours it refers back to, if any: by the Message-IDs it
+ * names (each read by primary key); failing that, for a reply from a
+ * person, the latest message sent to the sender in the last 90 days with
+ * the same subject (a client that drops In-Reply-To and References).
+ */
+async function matchSent(workspaceId: string, classified: Classified, sender: string | undefined, subject: string) {
   for (const messageId of classified.refersTo) {
     const recordId = recordIdOf(messageId);
     const record = recordId ? await findMessage(recordId) : null;
     if (record && record.workspaceId === workspaceId) return record;
   }
-  return null;
+  if (classified.kind === 'bounce' || !sender) return null;
+  const sent = await sentMessagesTo(workspaceId, sender, new Date(nowMs() - 90 * dayMs));
+  return sent.find((record) => baseSubject(record.subject) === baseSubject(subject)) ?? null;
 }
 
 /** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
@@ -50,7 +61,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
   const sender = mail.from?.value[0];
   if (sender?.address?.toLowerCase() === inbox.from.toLowerCase()) return 'own_message';
   const classified = classify(mail);
-  const sent = await matchSent(inbox.workspaceId, classified);
+  const sent = await matchSent(inbox.workspaceId, classified, sender?.address, mail.subject ?? '');
   const doc: ReplyDoc = {
     _id: nameBasedId(`${inbox.id}\n${mail.messageId ?? place}`, replyIdNamespace),
     workspaceId: inbox.workspaceId,

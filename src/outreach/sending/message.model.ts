@@ -38,6 +38,7 @@ const messageSchema = new Schema(
 );
 messageSchema.index({ messageId: 1 });
 messageSchema.index({ workspaceId: 1, createdAt: -1 });
+messageSchema.index({ workspaceId: 1, to: 1, sentAt: -1 });
 
 export type MessageDoc = InferRawDocTypeFromSchema<typeof messageSchema>;
 export const Message = mongoose.model('OutreachMessage', messageSchema, 'outreach_messages');

@@ -58,6 +58,17 @@ export async function claimRetry(recordId: string, attempt: number, inbox: { id:
 
 export const findMessage = (recordId: string) => Message.findById(recordId).lean<MessageDoc>();
 
+/**
+ * The latest messages sent to `address` since `since`, newest first: for a
+ * reply that names none of our Message-IDs (a filter, not a key: on the
+ * embedded store it reads the whole collection, so it is the last resort).
+ */
+export const sentMessagesTo = (workspaceId: string, address: string, since: Date) =>
+  Message.find({ workspaceId, to: { $in: [...new Set([address, address.toLowerCase()])] }, status: 'sent', sentAt: { $gte: since } })
+    .sort({ sentAt: -1 })
+    .limit(20)
+    .lean<MessageDoc[]>();
+
 export async function markSent(recordId: string, smtpResponse: string): Promise<Date> {
   const sentAt = now();
   await Message.updateOne({ _id: recordId }, { $set: { status: 'sent', sentAt, smtpResponse, error: null } });

@@ -5,13 +5,11 @@
  * finds nothing sent or under way elsewhere. On stdout, one JSON line per pass (`{"report": ...}`) and
  * per message the SMTP server accepted from this process (`{"accepted": "<Message-ID>"}`); logs on stderr.
  */
-import { createInterface } from 'node:readline';
 import nodemailer from 'nodemailer';
-import { loadConfig } from '../../src/config.ts';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
-import { logToStderr, setLogLevel } from '../../src/logger.ts';
+import { disconnectDatabase } from '../../src/db/connection.ts';
 import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
 import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { connectAndWaitForGo } from '../support/child-worker.ts';
 
 // The engine's transports, wrapped so the test can tell which process handed each message to the SMTP server
 // (a pass's `sent` also counts steps it found sent already, by the other process).
@@ -29,14 +27,7 @@ nodemailer.createTransport = ((...args: Parameters<typeof createTransport>) => {
   return transport;
 }) as typeof createTransport;
 
-const config = loadConfig();
-logToStderr();
-setLogLevel('warn');
-await connectDatabase(config.MONGODB_URI!);
-console.log('ready');
-const stdin = createInterface({ input: process.stdin });
-await new Promise((go) => stdin.once('line', go));
-stdin.close();
+await connectAndWaitForGo();
 
 for (let pass = 0; pass < 50; pass++) {
   const report = await runOutreachPass();

@@ -3,20 +3,11 @@
  * MONGODB_URI, SECRETS_KEY and OUTBOUND_ALLOWED_ADDRESSES set. It connects, prints `ready`, waits for a line
  * on stdin, reads every inbox's mailbox once, prints `done` and exits; logs on stderr.
  */
-import { createInterface } from 'node:readline';
-import { loadConfig } from '../../src/config.ts';
-import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
-import { logToStderr, setLogLevel } from '../../src/logger.ts';
+import { disconnectDatabase } from '../../src/db/connection.ts';
 import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
+import { connectAndWaitForGo } from '../support/child-worker.ts';
 
-const config = loadConfig();
-logToStderr();
-setLogLevel('warn');
-await connectDatabase(config.MONGODB_URI!);
-console.log('ready');
-const stdin = createInterface({ input: process.stdin });
-await new Promise((go) => stdin.once('line', go));
-stdin.close();
+await connectAndWaitForGo();
 await readMailboxes();
 console.log('done');
 await disconnectDatabase();

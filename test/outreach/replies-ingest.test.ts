@@ -17,7 +17,7 @@ import { useSmtpServer } from '../support/smtp-server.ts';
  */
 const server = useApiServer(outreachEnv);
 const smtp = useSmtpServer({ sender: 'secret' });
-const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret', dave: 'secret', erin: 'secret' });
+const imap = useImapServer({ ada: 'secret', bob: 'secret', carol: 'secret', dave: 'secret', erin: 'secret', fay: 'secret' });
 const clock = useTestClock();
 const dayMs = 24 * 3_600_000;
 
@@ -185,6 +185,36 @@ describe('reading replies', () => {
     expect((await readMailboxes())[inbox.id]).toEqual({ stored: 0, alreadyStored: 1 });
     const replies = await collection('outreach_replies').find({ inboxId: inbox.id }).toArray();
     expect(replies).toEqual([expect.objectContaining({ kind: 'reply', campaignId: null, leadId: null, fromEmail: 'someone@else.test', bodyText: 'Do you sell widgets?' })]);
+  });
+
+  it('keeps going past a message it cannot act on: a bounce about an address no list can hold, a message with no date', async () => {
+    const { inbox, from } = await campaignThatSent('fay', ['fine@x.test']);
+    await imap.append('fay', crlf([
+      'From: MAILER-DAEMON@mx.x.test',
+      `To: ${from}`,
+      'Subject: Undelivered Mail Returned to Sender',
+      'Message-ID: <odd-bounce@mx.x.test>',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
+      '',
+      '--B',
+      'Content-Type: message/delivery-status',
+      '',
+      'Reporting-MTA: dns; mx.x.test',
+      '',
+      'Final-Recipient: rfc822; root@localhost',
+      'Action: failed',
+      'Status: 5.1.1',
+      '',
+      '--B--',
+      '',
+    ]));
+    await imap.append('fay', crlf(['From: fine@x.test', `To: ${from}`, 'Subject: Re: Hello', 'Date: not a date', 'Message-ID: <fine@x.test>', '', 'Thanks!', '']));
+    expect((await readMailboxes())[inbox.id]).toEqual({ stored: 2, alreadyStored: 0 });
+    const stored = await collection('outreach_replies').find({ inboxId: inbox.id }).sort({ kind: 1 }).toArray();
+    expect(stored.map((reply) => [reply.kind, reply.bouncedEmail, reply.receivedAt instanceof Date && !Number.isNaN(reply.receivedAt.getTime())])).toEqual([
+      ['bounce', 'root@localhost', true],
+      ['reply', null, true],
+    ]);
   });
 
   it('records an unreachable mailbox on its cursor and waits before trying again', async () => {

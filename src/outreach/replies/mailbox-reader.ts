@@ -1,7 +1,9 @@
+import mongoose from 'mongoose';
 import { nowMs } from '../../clock.ts';
+import { log } from '../../logger.ts';
 import { imapClientFor, type InboxToRead } from '../inboxes/inboxes.service.ts';
 import { MailboxCursor, type MailboxCursorDoc } from './reply.model.ts';
-import { ingestMessage } from './replies.service.ts';
+import { ingestMessage, type Ingested } from './replies.service.ts';
 
 const timeouts = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 /** After a failed check, the next waits 1, 2, 4 … minutes, at most an hour. */
@@ -11,8 +13,27 @@ export interface MailboxReport {
   stored: number;
   /** Messages read again that were stored before (a crash between storing one and moving the cursor). */
   alreadyStored: number;
+  /** Messages passed over because they could not be taken (logged). */
+  unreadable?: number;
   skipped?: 'backing_off';
   error?: string;
+}
+
+/**
+ * Ingests one message. The store failing throws (the read stops and is
+ * tried again, the cursor before this message); a message that cannot be
+ * taken for what it is (malformed beyond parsing, an address no list can
+ * hold) is logged and passed over, so one bad message never stops the
+ * mailbox.
+ */
+async function ingestOne(inbox: InboxToRead, source: Buffer, place: string): Promise<Ingested | 'unreadable'> {
+  try {
+    return await ingestMessage(inbox, source, place);
+  } catch (error) {
+    if (error instanceof mongoose.mongo.MongoError) throw error;
+    log.warn('a message in an inbox\'s mailbox could not be taken; passed over', { inboxId: inbox.id, place, error: error instanceof Error ? error.message : String(error) });
+    return 'unreadable';
+  }
 }
 
 const saveCursor = (inboxId: string, fields: Partial<MailboxCursorDoc>) => MailboxCursor.updateOne({ _id: inboxId }, { $set: fields }, { upsert: true });
@@ -44,9 +65,10 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
         for (const uid of found.filter((n) => n > lastUid).sort((a, b) => a - b)) {
           const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
           if (message && message.source) {
-            const outcome = await ingestMessage(inbox, message.source, `${validity}:${uid}`);
+            const outcome = await ingestOne(inbox, message.source, `${validity}:${uid}`);
             if (outcome === 'stored') report.stored++;
             if (outcome === 'already_stored') report.alreadyStored++;
+            if (outcome === 'unreadable') report.unreadable = (report.unreadable ?? 0) + 1;
           }
           lastUid = uid;
           await saveCursor(inbox.id, { mailbox: inbox.imap.mailbox, uidValidity: validity, lastUid });

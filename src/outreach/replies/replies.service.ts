@@ -1,4 +1,5 @@
 import EmailReplyParser from 'email-reply-parser';
+import { isSuppressionEntry } from '../../../schema/outreach/suppressions.ts';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { v5 as nameBasedId } from 'uuid';
 import { nowMs } from '../../clock.ts';
@@ -75,17 +76,19 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     fromName: sender?.name ?? '',
     subject: mail.subject ?? '',
     bodyText: classified.kind === 'reply' ? newText(mail) : (mail.text ?? '').trim(),
-    receivedAt: mail.date ?? new Date(nowMs()),
+    // A missing or unreadable Date header: when it was read.
+    receivedAt: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : new Date(nowMs()),
     messageId: mail.messageId ?? null,
     bounceType: classified.bounceType,
     bounceCode: classified.bounceCode,
     bouncedEmail: classified.bouncedEmail ?? (classified.kind === 'bounce' ? (sent?.to ?? null) : null),
     complaint: classified.complaint,
-    oooUntil: classified.kind === 'auto_reply' ? outOfOfficeUntil(mail, mail.date ?? new Date(nowMs())) : null,
+    oooUntil: null,
     effectsAppliedAt: null,
     createdAt: new Date(nowMs()),
     updatedAt: new Date(nowMs()),
   };
+  if (doc.kind === 'auto_reply') doc.oooUntil = outOfOfficeUntil(mail, doc.receivedAt);
   let stored = doc;
   let outcome: Ingested = 'stored';
   try {
@@ -120,7 +123,8 @@ async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promi
     return;
   }
   if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
-  if (reply.kind !== 'bounce' || !reply.bouncedEmail) return;
+  // A bounce about an address no list can hold (`user@localhost`, a pipe) is kept, and acted on no further.
+  if (reply.kind !== 'bounce' || !reply.bouncedEmail || !isSuppressionEntry(reply.bouncedEmail)) return;
   if (reply.complaint) {
     await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');
     if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');

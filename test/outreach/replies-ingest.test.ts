@@ -212,7 +212,7 @@ describe('reading replies', () => {
     expect((await readMailboxes())[inbox.id]).toEqual({ stored: 2, alreadyStored: 0 });
     const stored = await collection('outreach_replies').find({ inboxId: inbox.id }).sort({ kind: 1 }).toArray();
     expect(stored.map((reply) => [reply.kind, reply.bouncedEmail, reply.receivedAt instanceof Date && !Number.isNaN(reply.receivedAt.getTime())])).toEqual([
-      ['bounce', 'root@localhost', true],
+      ['bounce', null, true],
       ['reply', null, true],
     ]);
   });

@@ -2,13 +2,15 @@ import { openSecret } from '../../secrets/secret-box.ts';
 import type { ServerLogin } from './imap-client.ts';
 import { Inbox, type InboxDoc } from './inbox.model.ts';
 
-/** What reading an inbox's replies needs: who it is, its sender address (its own copies are no replies), its IMAP login opened. */
+/** What reading an inbox's replies needs: who it is, its sender address (its own copies are no replies), its mailbox and IMAP login. */
 export interface InboxToRead {
   id: string;
   workspaceId: string;
   brandId: string;
   from: string;
-  imap: ServerLogin & { mailbox: string };
+  mailbox: string;
+  /** The login, its password opened now: a password that cannot be opened throws for this inbox alone. */
+  imap(): ServerLogin;
 }
 
 /** Every inbox with IMAP settings, in every workspace (inboxes are few: the collection is read whole). */
@@ -19,6 +21,7 @@ export async function inboxesToRead(): Promise<InboxToRead[]> {
     workspaceId: doc.workspaceId,
     brandId: doc.brandId,
     from: doc.from,
-    imap: { host: doc.imap!.host, port: doc.imap!.port, secure: doc.imap!.secure, user: doc.imap!.user, password: openSecret(doc.imap!.passwordSealed), mailbox: doc.imap!.mailbox },
+    mailbox: doc.imap!.mailbox,
+    imap: () => ({ host: doc.imap!.host, port: doc.imap!.port, secure: doc.imap!.secure, user: doc.imap!.user, password: openSecret(doc.imap!.passwordSealed) }),
   }));
 }

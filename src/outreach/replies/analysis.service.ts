@@ -1,7 +1,10 @@
+import { isSuppressionEntry } from '../../../schema/outreach/suppressions.ts';
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { log } from '../../logger.ts';
 import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
+import { meetsPlanGate } from '../../workspaces/plans.ts';
+import { getWorkspace } from '../../workspaces/workspace.service.ts';
 import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { AnalysisPending, Reply, type AnalysisPendingDoc, type ReplyDoc } from './reply.model.ts';
@@ -29,43 +32,54 @@ export async function queueAnalysis(replyId: string): Promise<void> {
  * were analysed.
  */
 export async function analyzePendingReplies(limit = 50): Promise<number> {
-  const due = await AnalysisPending.find({ nextAttemptAt: { $lte: new Date(nowMs()) } }).limit(limit).lean<AnalysisPendingDoc[]>();
-  const model = configuredModel();
+  const due = await AnalysisPending.find({ nextAttemptAt: { $lte: new Date(nowMs()) } }).sort({ nextAttemptAt: 1 }).limit(limit).lean<AnalysisPendingDoc[]>();
   let analysed = 0;
   for (const pending of due) {
-    const reply = await Reply.findById(pending._id).lean<ReplyDoc>();
-    if (!reply) {
-      await AnalysisPending.deleteOne({ _id: pending._id });
-      continue;
+    try {
+      if (await analyzeOne(pending)) analysed++;
+    } catch (error) {
+      // One reply failing (its effects, the store) waits its turn again and never holds up the others.
+      const attempts = pending.attempts + 1;
+      log.warn('reply analysis failed', { replyId: pending._id, attempts, error: error instanceof Error ? error.message : String(error) });
+      await AnalysisPending.updateOne({ _id: pending._id }, { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(Math.min(attempts, 7))) } });
     }
-    let analysis: Analysis | null = null;
-    let analyzedBy = 'heuristic';
-    if (model) {
-      try {
-        analysis = await analyzeWithModel(model, reply);
-        if (analysis) analyzedBy = `model:${model.model}`;
-      } catch (error) {
-        const attempts = pending.attempts + 1;
-        log.warn('reply analysis: the model could not be reached', { replyId: reply._id, attempts, error: error instanceof Error ? error.message : String(error) });
-        if (attempts < modelAttempts) {
-          await AnalysisPending.updateOne({ _id: pending._id }, { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(attempts)) } });
-          continue;
-        }
-      }
-    }
-    analysis ??= analyzeHeuristically(reply);
-    await Reply.updateOne({ _id: reply._id }, { $set: { ...analysis, analyzedAt: new Date(nowMs()), analyzedBy } });
-    await applySentiment(reply, analysis);
-    await AnalysisPending.deleteOne({ _id: pending._id });
-    analysed++;
   }
   return analysed;
 }
 
+/** Analyses one queued reply; false when it stays queued (the model is away) or is gone. */
+async function analyzeOne(pending: AnalysisPendingDoc): Promise<boolean> {
+  const reply = await Reply.findById(pending._id).lean<ReplyDoc>();
+  if (!reply) return void (await AnalysisPending.deleteOne({ _id: pending._id })), false;
+  // The model only where its answer is shown (Pro and Business); the heuristic still catches unsubscribe requests elsewhere.
+  const model = meetsPlanGate((await getWorkspace(reply.workspaceId)).plan, 'pro') ? configuredModel() : null;
+  let analysis: Analysis | null = null;
+  let analyzedBy = 'heuristic';
+  if (model) {
+    try {
+      analysis = await analyzeWithModel(model, reply);
+      if (analysis) analyzedBy = `model:${model.model}`;
+    } catch (error) {
+      const attempts = pending.attempts + 1;
+      log.warn('reply analysis: the model could not be reached', { replyId: reply._id, attempts, error: error instanceof Error ? error.message : String(error) });
+      if (attempts < modelAttempts) {
+        await AnalysisPending.updateOne({ _id: pending._id }, { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(attempts)) } });
+        return false;
+      }
+    }
+  }
+  analysis ??= analyzeHeuristically(reply);
+  await Reply.updateOne({ _id: reply._id }, { $set: { ...analysis, analyzedAt: new Date(nowMs()), analyzedBy } });
+  await applySentiment(reply, analysis);
+  await AnalysisPending.deleteOne({ _id: pending._id });
+  return true;
+}
+
 /** A reply asking to stop puts its sender on the do-not-contact list and ends the lead's enrollments (idempotent). */
 async function applySentiment(reply: ReplyDoc, analysis: Analysis): Promise<void> {
-  if (analysis.sentiment !== 'unsubscribe' || reply.kind !== 'reply' || !reply.fromEmail) return;
-  await suppressAddress(reply.workspaceId, reply.fromEmail, 'unsubscribe', 'reply');
+  if (analysis.sentiment !== 'unsubscribe' || reply.kind !== 'reply') return;
+  // A sender address no list can hold: the lead still stops.
+  if (isSuppressionEntry(reply.fromEmail)) await suppressAddress(reply.workspaceId, reply.fromEmail, 'unsubscribe', 'reply');
   if (reply.leadId) {
     await markUnsubscribed(reply.leadId);
     await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');

@@ -1,9 +1,7 @@
-import mongoose from 'mongoose';
 import { nowMs } from '../../clock.ts';
-import { log } from '../../logger.ts';
 import { imapClientFor, type InboxToRead } from '../inboxes/inboxes.service.ts';
 import { MailboxCursor, type MailboxCursorDoc } from './reply.model.ts';
-import { ingestMessage, type Ingested } from './replies.service.ts';
+import { ingestMessage } from './replies.service.ts';
 
 const timeouts = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 /** After a failed check, the next waits 1, 2, 4 … minutes, at most an hour. */
@@ -13,27 +11,10 @@ export interface MailboxReport {
   stored: number;
   /** Messages read again that were stored before (a crash between storing one and moving the cursor). */
   alreadyStored: number;
-  /** Messages passed over because they could not be taken (logged). */
+  /** Messages passed over because they could not be parsed. */
   unreadable?: number;
   skipped?: 'backing_off';
   error?: string;
-}
-
-/**
- * Ingests one message. The store failing throws (the read stops and is
- * tried again, the cursor before this message); a message that cannot be
- * taken for what it is (malformed beyond parsing, an address no list can
- * hold) is logged and passed over, so one bad message never stops the
- * mailbox.
- */
-async function ingestOne(inbox: InboxToRead, source: Buffer, place: string): Promise<Ingested | 'unreadable'> {
-  try {
-    return await ingestMessage(inbox, source, place);
-  } catch (error) {
-    if (error instanceof mongoose.mongo.MongoError) throw error;
-    log.warn('a message in an inbox\'s mailbox could not be taken; passed over', { inboxId: inbox.id, place, error: error instanceof Error ? error.message : String(error) });
-    return 'unreadable';
-  }
 }
 
 const saveCursor = (inboxId: string, fields: Partial<MailboxCursorDoc>) => MailboxCursor.updateOne({ _id: inboxId }, { $set: fields }, { upsert: true });
@@ -51,40 +32,41 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
   const cursor = await MailboxCursor.findById(inbox.id).lean<MailboxCursorDoc>();
   if (cursor?.nextCheckAt && cursor.nextCheckAt.getTime() > nowMs()) return { stored: 0, alreadyStored: 0, skipped: 'backing_off' };
   const report: MailboxReport = { stored: 0, alreadyStored: 0 };
+  const { mailbox } = inbox;
   try {
-    const client = await imapClientFor(inbox.imap, timeouts);
+    const client = await imapClientFor(inbox.imap(), timeouts);
     await client.connect();
     try {
-      const lock = await client.getMailboxLock(inbox.imap.mailbox);
+      const lock = await client.getMailboxLock(mailbox);
       try {
-        const mailbox = client.mailbox as { uidValidity: bigint | number };
-        const validity = String(mailbox.uidValidity);
-        const sameMailbox = cursor?.uidValidity === validity && cursor.mailbox === inbox.imap.mailbox;
+        const opened = client.mailbox as { uidValidity: bigint | number };
+        const validity = String(opened.uidValidity);
+        const sameMailbox = cursor?.uidValidity === validity && cursor.mailbox === mailbox;
         let lastUid = sameMailbox ? cursor.lastUid : 0;
         const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || [];
         for (const uid of found.filter((n) => n > lastUid).sort((a, b) => a - b)) {
           const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
           if (message && message.source) {
-            const outcome = await ingestOne(inbox, message.source, `${validity}:${uid}`);
+            const outcome = await ingestMessage(inbox, message.source, `${validity}:${uid}`);
             if (outcome === 'stored') report.stored++;
             if (outcome === 'already_stored') report.alreadyStored++;
             if (outcome === 'unreadable') report.unreadable = (report.unreadable ?? 0) + 1;
           }
           lastUid = uid;
-          await saveCursor(inbox.id, { mailbox: inbox.imap.mailbox, uidValidity: validity, lastUid });
+          await saveCursor(inbox.id, { mailbox, uidValidity: validity, lastUid });
         }
-        if (!sameMailbox) await saveCursor(inbox.id, { mailbox: inbox.imap.mailbox, uidValidity: validity, lastUid });
+        if (!sameMailbox) await saveCursor(inbox.id, { mailbox, uidValidity: validity, lastUid });
       } finally {
         lock.release();
       }
     } finally {
       await client.logout().catch(() => client.close());
     }
-    await saveCursor(inbox.id, { mailbox: inbox.imap.mailbox, checkedAt: new Date(nowMs()), error: null, failures: 0, nextCheckAt: null });
+    await saveCursor(inbox.id, { mailbox, checkedAt: new Date(nowMs()), error: null, failures: 0, nextCheckAt: null });
   } catch (error) {
     const failures = (cursor?.failures ?? 0) + 1;
     report.error = error instanceof Error ? error.message : String(error);
-    await saveCursor(inbox.id, { mailbox: inbox.imap.mailbox, checkedAt: new Date(nowMs()), error: report.error, failures, nextCheckAt: new Date(nowMs() + retryDelayMs(failures)) });
+    await saveCursor(inbox.id, { mailbox, checkedAt: new Date(nowMs()), error: report.error, failures, nextCheckAt: new Date(nowMs() + retryDelayMs(failures)) });
   }
   return report;
 }

@@ -6,7 +6,12 @@ import { readMailbox, type MailboxReport } from './mailbox-reader.ts';
 export async function readMailboxes(): Promise<Record<string, MailboxReport>> {
   const reports: Record<string, MailboxReport> = {};
   for (const inbox of await inboxesToRead()) {
-    reports[inbox.id] = await readMailbox(inbox);
+    try {
+      reports[inbox.id] = await readMailbox(inbox);
+    } catch (error) {
+      // Even recording the failure failed (the store is away): the next inboxes are still tried.
+      reports[inbox.id] = { stored: 0, alreadyStored: 0, error: error instanceof Error ? error.message : String(error) };
+    }
     if (reports[inbox.id]!.error) log.warn('an inbox\'s mailbox could not be read', { inboxId: inbox.id, error: reports[inbox.id]!.error });
   }
   return reports;

@@ -11,7 +11,7 @@ import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.servic
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { queueAnalysis } from './analysis.service.ts';
 import { classify, outOfOfficeUntil, type Classified } from './classify.ts';
-import { Reply, type ReplyDoc } from './reply.model.ts';
+import { Reply, ReplyEffect, type ReplyDoc } from './reply.model.ts';
 import { countSoftBounce } from './soft-bounces.ts';
 
 /** The namespace of reply ids (UUIDv5 of the inbox and the message). */
@@ -25,7 +25,7 @@ export interface ReadingInbox {
   from: string;
 }
 
-export type Ingested = 'stored' | 'already_stored' | 'own_message';
+export type Ingested = 'stored' | 'already_stored' | 'own_message' | 'unreadable';
 
 const dayMs = 24 * 3_600_000;
 /** A subject without its reply and forward prefixes (Re:, AW:, Fwd: …), for comparing a reply's with ours. */
@@ -51,20 +51,39 @@ async function matchSent(workspaceId: string, classified: Classified, sender: st
 /** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
 const newText = (mail: ParsedMail) => new EmailReplyParser().read(mail.text ?? '').getVisibleText().trim();
 
+const isDeliveryReport = (mail: ParsedMail) =>
+  (mail.headers.get('content-type') as { value?: string } | undefined)?.value === 'multipart/report' || /^(mailer-daemon|postmaster)@/i.test(mail.from?.value[0]?.address ?? '');
+
+/** Longer bodies are cut: a mail's text has no limit, a stored document has. */
+const maxBodyChars = 100_000;
+
 /**
  * Stores one message read from an inbox's mailbox, once, and applies what
  * it means. `place` names it in the mailbox (`<UIDVALIDITY>:<UID>`) for a
  * message without a Message-ID. A copy of a message the inbox sent itself
- * is no reply and is left out.
+ * is no reply and is left out; a message that cannot be parsed is passed
+ * over (`unreadable`). A message read again (a crash before the cursor
+ * moved) is recognized by its id before anything else is done for it.
  */
 export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: string): Promise<Ingested> {
-  const mail = await simpleParser(source, { keepDeliveryStatus: true });
+  let mail: ParsedMail;
+  try {
+    mail = await simpleParser(source, { keepDeliveryStatus: true });
+  } catch {
+    return 'unreadable';
+  }
   const sender = mail.from?.value[0];
   if (sender?.address?.toLowerCase() === inbox.from.toLowerCase()) return 'own_message';
+  const id = nameBasedId(`${inbox.id}\n${mail.messageId ?? place}`, replyIdNamespace);
+  const earlier = await Reply.findById(id).lean<ReplyDoc>();
+  if (earlier) return void (await settle(earlier)), 'already_stored';
+
   const classified = classify(mail);
   const sent = await matchSent(inbox.workspaceId, classified, sender?.address, mail.subject ?? '');
+  const receivedAt = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : new Date(nowMs()); // no usable Date header: when read
+  const reported = classified.bouncedEmail && isSuppressionEntry(classified.bouncedEmail) ? classified.bouncedEmail : null;
   const doc: ReplyDoc = {
-    _id: nameBasedId(`${inbox.id}\n${mail.messageId ?? place}`, replyIdNamespace),
+    _id: id,
     workspaceId: inbox.workspaceId,
     brandId: inbox.brandId,
     inboxId: inbox.id,
@@ -75,56 +94,74 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     fromEmail: sender?.address ?? '',
     fromName: sender?.name ?? '',
     subject: mail.subject ?? '',
-    bodyText: classified.kind === 'reply' ? newText(mail) : (mail.text ?? '').trim(),
-    // A missing or unreadable Date header: when it was read.
-    receivedAt: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : new Date(nowMs()),
+    bodyText: (classified.kind === 'reply' ? newText(mail) : (mail.text ?? '').trim()).slice(0, maxBodyChars),
+    receivedAt,
     messageId: mail.messageId ?? null,
     bounceType: classified.bounceType,
     bounceCode: classified.bounceCode,
-    bouncedEmail: classified.bouncedEmail ?? (classified.kind === 'bounce' ? (sent?.to ?? null) : null),
+    // The report's address when it is one a list can hold, else the address of the message it returns.
+    bouncedEmail: classified.kind === 'bounce' ? (reported ?? sent?.to ?? null) : null,
     complaint: classified.complaint,
-    oooUntil: null,
+    // A delivery delay notice's "retrying until …" is no return date.
+    oooUntil: classified.kind === 'auto_reply' && !isDeliveryReport(mail) ? outOfOfficeUntil(mail, receivedAt) : null,
     effectsAppliedAt: null,
     createdAt: new Date(nowMs()),
     updatedAt: new Date(nowMs()),
   };
-  if (doc.kind === 'auto_reply') doc.oooUntil = outOfOfficeUntil(mail, doc.receivedAt);
-  let stored = doc;
-  let outcome: Ingested = 'stored';
   try {
     await Reply.create(doc);
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
-    stored = (await Reply.findById(doc._id).lean<ReplyDoc>())!;
-    outcome = 'already_stored';
+    return void (await settle((await Reply.findById(id).lean<ReplyDoc>())!)), 'already_stored';
   }
-  if (!stored.effectsAppliedAt) {
-    await applyEffects(stored, sent?.enrollmentId ?? null);
-    await Reply.updateOne({ _id: stored._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
+  await settle(doc);
+  return 'stored';
+}
+
+/**
+ * Applies a stored message's effects unless that was done, then queues it
+ * for sentiment analysis (after: the analyzer writes the same document,
+ * and FerretDB's read-then-write updates would lose one of two at once).
+ */
+async function settle(reply: ReplyDoc): Promise<void> {
+  if (!reply.effectsAppliedAt) {
+    await applyEffects(reply);
+    await Reply.updateOne({ _id: reply._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
   }
-  return outcome;
+  if (reply.kind !== 'bounce' && !reply.analyzedAt) await queueAnalysis(reply._id);
+}
+
+/** True the first time it is asked for `key` (a unique insert): counts made by effects that may run again. */
+async function firstTime(key: string): Promise<boolean> {
+  try {
+    await ReplyEffect.create({ _id: key });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
 }
 
 /**
  * What a stored message means, applied idempotently (it may run again
- * after a crash): a reply or automatic reply is queued for sentiment
- * analysis, and a reply ends the lead's enrollment in that campaign; an
+ * after a crash; counts are taken once): a reply ends the lead's
+ * enrollment in that campaign; an
  * out-of-office with a return date holds the lead's next step until then; a
  * hard bounce suppresses the address, ends the lead's enrollments and
  * feeds the inbox's bounce figures and guard; a complaint suppresses the
  * address and ends the lead's enrollments as unsubscribed.
  */
-async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promise<void> {
+async function applyEffects(reply: ReplyDoc): Promise<void> {
   const scopes = eventScopes(reply);
-  if (reply.kind !== 'bounce') await queueAnalysis(reply._id);
+  const enrollmentId = reply.messageRecordId ? ((await findMessage(reply.messageRecordId))?.enrollmentId ?? null) : null;
   if (reply.kind === 'reply') {
     if (enrollmentId && reply.campaignId) await stopEnrollment({ _id: enrollmentId, campaignId: reply.campaignId }, 'replied');
-    recordOutreachEvent(scopes, 'replied');
+    // A reply from a lead counts; mail that matches nothing we sent (newsletters, spam) does not.
+    if (reply.leadId && (await firstTime(`${reply._id}:replied`))) recordOutreachEvent(scopes, 'replied');
     return;
   }
   if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
-  // A bounce about an address no list can hold (`user@localhost`, a pipe) is kept, and acted on no further.
-  if (reply.kind !== 'bounce' || !reply.bouncedEmail || !isSuppressionEntry(reply.bouncedEmail)) return;
+  if (reply.kind !== 'bounce' || !reply.bouncedEmail) return;
   if (reply.complaint) {
     await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');
     if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
@@ -140,6 +177,6 @@ async function applyEffects(reply: ReplyDoc, enrollmentId: string | null): Promi
   if (reply.bounceType !== 'hard') return;
   await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'hard_bounce', 'bounce_message');
   if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'bounced');
-  recordOutreachEvent(scopes, 'bounced');
+  if (await firstTime(`${reply._id}:bounced`)) recordOutreachEvent(scopes, 'bounced');
   await applyBounceGuard(reply.workspaceId, reply.inboxId);
 }

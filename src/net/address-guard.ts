@@ -41,6 +41,17 @@ export function isForbiddenAddress(address: string, policy: AddressPolicy): bool
   return parsed.range() !== 'unicast';
 }
 
+/**
+ * True for an address on this machine (127.0.0.0/8, ::1). Mail logins send
+ * a password: to any other address they go over TLS (implicit, or a
+ * STARTTLS that must succeed), so a network in between cannot strip it.
+ */
+export function isLoopbackAddress(address: string): boolean {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return parsed.range() === 'loopback';
+}
+
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Every address the URL's host resolves to must be allowed; returns them for the connection to use. */

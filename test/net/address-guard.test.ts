@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertUrlAllowed, isForbiddenAddress, resolverWithOverrides, type AddressPolicy } from '../../src/net/address-guard.ts';
+import { assertUrlAllowed, isForbiddenAddress, isLoopbackAddress, resolverWithOverrides, type AddressPolicy } from '../../src/net/address-guard.ts';
 
 // Names resolve only through the overrides: these tests never ask outside DNS.
 const resolve = resolverWithOverrides({ 'fixture.test': '127.0.0.3', 'public.test': '93.184.215.14' }, async (host) => {
@@ -42,5 +42,20 @@ describe('scrape address guard', () => {
     await expect(assertUrlAllowed('http://127.0.0.1:8080/', policy)).resolves.toEqual(['127.0.0.1']);
     await expect(assertUrlAllowed('file:///etc/passwd', policy)).rejects.toThrow(/http and https/);
     await expect(assertUrlAllowed('http://nowhere.test/', policy)).rejects.toThrow(/does not resolve/);
+  });
+});
+
+describe('isLoopbackAddress (mail logins to anything else must use TLS)', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['::1', true],
+    ['::ffff:127.0.0.1', true],
+    ['10.0.0.5', false],
+    ['192.168.1.1', false],
+    ['93.184.216.34', false],
+    ['2001:db8::1', false],
+  ])('%s → %s', (address, loopback) => {
+    expect(isLoopbackAddress(address)).toBe(loopback);
   });
 });

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ImapFlow } from 'imapflow';
-import { approvedAddresses } from '../../net/address-guard.ts';
+import { approvedAddresses, isLoopbackAddress } from '../../net/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
 
@@ -27,6 +27,8 @@ export async function imapClientFor(login: ServerLogin, timeouts: { connectionTi
     host: address!,
     port: login.port,
     secure: login.secure,
+    // Without implicit TLS, STARTTLS is required (not merely tried) unless the server is on this machine.
+    ...(!login.secure && !isLoopbackAddress(address!) && { doSTARTTLS: true }),
     servername: isIP(bare) ? undefined : bare,
     auth: { user: login.user, pass: login.password },
     tls: { rejectUnauthorized: verify, ...(ca && { ca }) },

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { fieldError } from '../../errors/field-error.ts';
-import { approvedAddresses } from '../../net/address-guard.ts';
+import { approvedAddresses, isLoopbackAddress } from '../../net/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
 import { imapClientFor, type ServerLogin } from './imap-client.ts';
@@ -51,6 +51,8 @@ export async function verifySmtp(login: ServerLogin): Promise<void> {
     host: address,
     port: login.port,
     secure: login.secure,
+    // Without implicit TLS, STARTTLS is required (not merely tried) unless the server is on this machine.
+    requireTLS: !login.secure && !isLoopbackAddress(address),
     auth: { user: login.user, pass: login.password },
     tls: { servername, rejectUnauthorized: verify, ...(ca && { ca }) },
     ...timeouts,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { approvedAddresses } from '../../net/address-guard.ts';
+import { approvedAddresses, isLoopbackAddress } from '../../net/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 
 export interface SmtpSettings {
@@ -29,6 +29,8 @@ export async function transportFor(inboxId: string, smtp: SmtpSettings): Promise
     host: address,
     port: smtp.port,
     secure: smtp.secure,
+    // Without implicit TLS, STARTTLS is required (not merely tried) unless the server is on this machine.
+    requireTLS: !smtp.secure && !isLoopbackAddress(address!),
     auth: smtp.auth,
     // TLS checks the certificate against the host name (an IP literal sends no SNI).
     ...(!isIP(smtp.host) && { tls: { servername: smtp.host } }),

@@ -1,6 +1,7 @@
 import { exponential, type Agenda, type Job } from 'agenda';
 import { chromiumProblem } from '../scrapers/chromium.ts';
 import { settings } from '../src/config.ts';
+import { isDatabaseUnreachable } from '../src/db/connection.ts';
 import { log, outsideRequest } from '../src/logger.ts';
 import { jobRuns } from '../src/metrics/metrics.ts';
 import { countJobStart, forgetJobStarts } from './job-attempts.ts';
@@ -43,7 +44,9 @@ async function handle(definition: JobDefinition, job: Job, lockLifetimeMs: numbe
     await forgetJobStarts(jobId);
     jobRuns.inc({ job: definition.name, outcome: 'completed' });
   } catch (error) {
-    log.error('job failed', { job: definition.name, attempt, error: messageOf(error) });
+    // The database going away fails whatever runs at that moment; the connection watcher reports it once, on its own line.
+    if (isDatabaseUnreachable(error)) log.info('job failed: the database is unreachable', { job: definition.name, attempt, error: messageOf(error) });
+    else log.error('job failed', { job: definition.name, attempt, error: messageOf(error) });
     if (!lastAttempt) {
       jobRuns.inc({ job: definition.name, outcome: 'failed' });
       throw error; // Agenda runs it again after a backoff.

@@ -27,6 +27,18 @@ export async function disconnectDatabase() {
 
 export const databaseReady = () => mongoose.connection.readyState === 1;
 
+/** True for an error that says the database could not be reached (not that it refused the operation). */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const { mongo } = mongoose;
+  return (
+    !databaseReady() ||
+    error instanceof mongo.MongoNetworkError ||
+    error instanceof mongo.MongoServerSelectionError ||
+    error instanceof mongo.MongoNotConnectedError ||
+    error instanceof mongo.MongoTopologyClosedError
+  );
+}
+
 /**
  * Calls `onLost` once the connection has been down for `graceMs` without
  * coming back (the driver reconnects by itself meanwhile, and /healthz

@@ -45,6 +45,11 @@ export async function getUser(workspaceId: string, userId: string): Promise<User
   return user;
 }
 
+/** True when the workspace's plan passes `gate` (features shown only on some plans). */
+export async function workspaceMeetsPlan(workspaceId: string, gate: PlanGate): Promise<boolean> {
+  return meetsPlanGate((await getWorkspace(workspaceId)).plan, gate);
+}
+
 /** The spec's plan gates: 403 with `code` unless the workspace's plan passes `gate`. */
 export async function assertPlan(workspaceId: string, gate: PlanGate, code: 'plan_required' | 'outreach_locked') {
   const { plan } = await getWorkspace(workspaceId);

@@ -10,7 +10,7 @@ const inline = (head: string, body = 'Thanks, noted.') =>
     keepDeliveryStatus: true,
   });
 
-const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false } as const;
+const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false, fromMailSystem: false } as const;
 const bounce = (bounceType: 'hard' | 'soft', bounceCode: string | null, bouncedEmail: string, refersTo: string[]): Classified => ({
   kind: 'bounce',
   bounceType,
@@ -18,8 +18,11 @@ const bounce = (bounceType: 'hard' | 'soft', bounceCode: string | null, bouncedE
   bouncedEmail,
   complaint: false,
   refersTo,
+  fromMailSystem: true,
 });
 const automatic = (refersTo: string[] = []): Classified => ({ ...none, kind: 'auto_reply', refersTo });
+/** A notice of the mail system that is no bounce (a delay, a DMARC report). */
+const systemNotice = (refersTo: string[]): Classified => ({ ...automatic(refersTo), fromMailSystem: true });
 
 describe('classify, on messages from real mail systems', () => {
   it.each<[string, string, Classified]>([
@@ -46,8 +49,8 @@ describe('classify, on messages from real mail systems', () => {
   });
 
   it.each<[string, string, Classified]>([
-    ['Hotmail, Action: delayed', 'lhost-outlook-06.eml', automatic(['<BAY182-W4180385B0DABF89EB94B34A9300@phx.gbl>'])],
-    ['Gmail, a delay in the text only', 'lhost-gmail-06.eml', automatic(['<A4D6026C-0699-460F-9F86-C2A5CB4BE6CE@gmail.com>'])],
+    ['Hotmail, Action: delayed', 'lhost-outlook-06.eml', systemNotice(['<BAY182-W4180385B0DABF89EB94B34A9300@phx.gbl>'])],
+    ['Gmail, a delay in the text only', 'lhost-gmail-06.eml', systemNotice(['<A4D6026C-0699-460F-9F86-C2A5CB4BE6CE@gmail.com>'])],
   ])('a delay is no bounce: %s (%s)', async (_, name, expected) => {
     expect(classify(await fixture(name))).toEqual(expected);
   });
@@ -57,13 +60,14 @@ describe('classify, on messages from real mail systems', () => {
       ...none,
       kind: 'bounce',
       complaint: true,
+      fromMailSystem: true,
       bouncedEmail: 'kijitora@example.com',
       refersTo: ['<EEEEEEEE-0000-0000-0000-EEEEEEEE2222@example.net>'],
     });
   });
 
   it('a DMARC failure report in ARF is no complaint', async () => {
-    expect(classify(await fixture('arf-19.eml'))).toEqual(automatic(['<000000000.2222222.0000000000002@example.net>']));
+    expect(classify(await fixture('arf-19.eml'))).toEqual(systemNotice(['<000000000.2222222.0000000000002@example.net>']));
   });
 
   it.each<[string, string[]]>([

@@ -3,8 +3,7 @@ import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { log } from '../../logger.ts';
 import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
-import { meetsPlanGate } from '../../workspaces/plans.ts';
-import { getWorkspace } from '../../workspaces/workspace.service.ts';
+import { workspaceMeetsPlan } from '../../workspaces/workspace.service.ts';
 import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { AnalysisPending, Reply, type AnalysisPendingDoc, type ReplyDoc } from './reply.model.ts';
@@ -52,7 +51,7 @@ async function analyzeOne(pending: AnalysisPendingDoc): Promise<boolean> {
   const reply = await Reply.findById(pending._id).lean<ReplyDoc>();
   if (!reply) return void (await AnalysisPending.deleteOne({ _id: pending._id })), false;
   // The model only where its answer is shown (Pro and Business); the heuristic still catches unsubscribe requests elsewhere.
-  const model = meetsPlanGate((await getWorkspace(reply.workspaceId)).plan, 'pro') ? configuredModel() : null;
+  const model = (await workspaceMeetsPlan(reply.workspaceId, 'pro')) ? configuredModel() : null;
   let analysis: Analysis | null = null;
   let analyzedBy = 'heuristic';
   if (model) {

@@ -12,11 +12,13 @@ export interface Classified {
   complaint: boolean;
   /** Message-IDs the message refers back to, most specific first (a returned message's own, then In-Reply-To, References). */
   refersTo: string[];
+  /** A notice of the mail system, not of a person (a delay or success notice, a DMARC report): no out-of-office date is read in it. */
+  fromMailSystem: boolean;
 }
 
 type Fields = Map<string, string>;
 
-const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false } as const;
+const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false, fromMailSystem: false } as const;
 const attachmentText = (attachment: Attachment) => attachment.content.toString('utf8');
 const contentType = (mail: ParsedMail) => mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
 const header = (mail: ParsedMail, name: string) => (mail.headers.has(name) ? String(mail.headers.get(name)).trim() : undefined);
@@ -110,12 +112,12 @@ function deliveryReport(mail: ParsedMail, groups: Fields[], headerRefs: string[]
   const refersTo = refersBack(headers, headerRefs);
   const failed = groups.find((group) => !/^(delayed|delivered|relayed|expanded)$/i.test(group.get('action') ?? 'failed'));
   // A delay is not a bounce: the message is still on its way (with no status part, only the subject says so). Nor is a success notice.
-  if (groups.length ? !failed : delaySubject.test(mail.subject ?? '')) return { ...none, kind: 'auto_reply', refersTo };
+  if (groups.length ? !failed : delaySubject.test(mail.subject ?? '')) return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
   const code = (failed ? statusOf(failed) : null) ?? codeIn(notice);
   // The original recipient is the address we sent to; the final one may be where it was forwarded.
   const bouncedEmail =
     address(failed?.get('original-recipient')) ?? address(failed?.get('final-recipient')) ?? address(header(mail, 'x-failed-recipients')) ?? soleAddress(field(headers, 'To'));
-  return { ...none, kind: 'bounce', bounceType: bounceTypeOf(code, notice), bounceCode: code, bouncedEmail, refersTo };
+  return { ...none, kind: 'bounce', fromMailSystem: true, bounceType: bounceTypeOf(code, notice), bounceCode: code, bouncedEmail, refersTo };
 }
 
 function feedbackReport(mail: ParsedMail, headerRefs: string[]): Classified {
@@ -124,9 +126,9 @@ function feedbackReport(mail: ParsedMail, headerRefs: string[]): Classified {
   const { headers } = returned(mail);
   const refersTo = refersBack(headers, headerRefs);
   // DMARC failure reports (RFC 6591 auth-failure), not-spam and virus notices share the format but are no complaint of the recipient's.
-  if (/^(auth-failure|not-spam|virus)$/i.test(field(report, 'Feedback-Type') ?? '')) return { ...none, kind: 'auto_reply', refersTo };
+  if (/^(auth-failure|not-spam|virus)$/i.test(field(report, 'Feedback-Type') ?? '')) return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
   const bouncedEmail = address(field(report, 'Original-Rcpt-To')) ?? address(field(report, 'Removal-Recipient')) ?? soleAddress(field(headers, 'To'));
-  return { ...none, kind: 'bounce', complaint: true, bouncedEmail, refersTo };
+  return { ...none, kind: 'bounce', fromMailSystem: true, complaint: true, bouncedEmail, refersTo };
 }
 
 const autoReplySubject =

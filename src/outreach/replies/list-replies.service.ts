@@ -2,8 +2,7 @@ import type { z } from 'zod';
 import type { listRepliesInput, listRepliesOutput, ReplyOut } from '../../../schema/outreach/replies.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { brandFilter } from '../../brands/brands.service.ts';
-import { meetsPlanGate } from '../../workspaces/plans.ts';
-import { getWorkspace } from '../../workspaces/workspace.service.ts';
+import { workspaceMeetsPlan } from '../../workspaces/workspace.service.ts';
 import { Reply, replyKinds, sentiments, type ReplyDoc } from './reply.model.ts';
 
 type Input = z.infer<typeof listRepliesInput>;
@@ -40,7 +39,7 @@ const zeroes = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys
  * so each chip shows what choosing it would list.
  */
 export async function listReplies(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: Input): Promise<Output> {
-  const withSentiment = meetsPlanGate((await getWorkspace(principal.workspaceId)).plan, 'pro');
+  const withSentiment = await workspaceMeetsPlan(principal.workspaceId, 'pro');
   const brandId = await brandFilter(principal, input.brand, 'credential');
   const base: Record<string, unknown> = { workspaceId: principal.workspaceId };
   if (brandId) base.brandId = brandId;

@@ -33,6 +33,8 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
   if (cursor?.nextCheckAt && cursor.nextCheckAt.getTime() > nowMs()) return { stored: 0, alreadyStored: 0, skipped: 'backing_off' };
   const report: MailboxReport = { stored: 0, alreadyStored: 0 };
   const { mailbox } = inbox;
+  // Where the read got to: written after each message taken, and with the check's outcome at the end.
+  let position: Pick<MailboxCursorDoc, 'uidValidity' | 'lastUid'> | undefined;
   try {
     const client = await imapClientFor(inbox.imap(), timeouts);
     await client.connect();
@@ -42,7 +44,8 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
         const opened = client.mailbox as { uidValidity: bigint | number };
         const validity = String(opened.uidValidity);
         const sameMailbox = cursor?.uidValidity === validity && cursor.mailbox === mailbox;
-        let lastUid = sameMailbox ? cursor.lastUid : 0;
+        position = { uidValidity: validity, lastUid: sameMailbox ? cursor.lastUid : 0 };
+        const lastUid = position.lastUid;
         const found = (await client.search({ uid: `${lastUid + 1}:*` }, { uid: true })) || [];
         for (const uid of found.filter((n) => n > lastUid).sort((a, b) => a - b)) {
           const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
@@ -52,17 +55,16 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
             if (outcome === 'already_stored') report.alreadyStored++;
             if (outcome === 'unreadable') report.unreadable = (report.unreadable ?? 0) + 1;
           }
-          lastUid = uid;
-          await saveCursor(inbox.id, { mailbox, uidValidity: validity, lastUid });
+          position.lastUid = uid;
+          await saveCursor(inbox.id, { mailbox, ...position });
         }
-        if (!sameMailbox) await saveCursor(inbox.id, { mailbox, uidValidity: validity, lastUid });
       } finally {
         lock.release();
       }
     } finally {
       await client.logout().catch(() => client.close());
     }
-    await saveCursor(inbox.id, { mailbox, checkedAt: new Date(nowMs()), error: null, failures: 0, nextCheckAt: null });
+    await saveCursor(inbox.id, { mailbox, ...position, checkedAt: new Date(nowMs()), error: null, failures: 0, nextCheckAt: null });
   } catch (error) {
     const failures = (cursor?.failures ?? 0) + 1;
     report.error = error instanceof Error ? error.message : String(error);

@@ -51,9 +51,6 @@ async function matchSent(workspaceId: string, classified: Classified, sender: st
 /** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
 const newText = (mail: ParsedMail) => new EmailReplyParser().read(mail.text ?? '').getVisibleText().trim();
 
-const isDeliveryReport = (mail: ParsedMail) =>
-  (mail.headers.get('content-type') as { value?: string } | undefined)?.value === 'multipart/report' || /^(mailer-daemon|postmaster)@/i.test(mail.from?.value[0]?.address ?? '');
-
 /** Longer bodies are cut: a mail's text has no limit, a stored document has. */
 const maxBodyChars = 100_000;
 
@@ -103,7 +100,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     bouncedEmail: classified.kind === 'bounce' ? (reported ?? sent?.to ?? null) : null,
     complaint: classified.complaint,
     // A delivery delay notice's "retrying until …" is no return date.
-    oooUntil: classified.kind === 'auto_reply' && !isDeliveryReport(mail) ? outOfOfficeUntil(mail, receivedAt) : null,
+    oooUntil: classified.kind === 'auto_reply' && !classified.fromMailSystem ? outOfOfficeUntil(mail, receivedAt) : null,
     effectsAppliedAt: null,
     createdAt: new Date(nowMs()),
     updatedAt: new Date(nowMs()),

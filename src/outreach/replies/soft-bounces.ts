@@ -1,13 +1,13 @@
 import { nowMs } from '../../clock.ts';
 import { incrementCounter } from '../../db/counter.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { utcDay } from '../stats/outreach-stats.service.ts';
 import { SoftBounceDay, SoftBounceSeen } from './reply.model.ts';
 
 const dayMs = 24 * 3_600_000;
 /** The rule: this many soft bounces of one address, on at least two UTC days, within the window, make it undeliverable. */
 export const softBounceRule = { bounces: 3, days: 2, windowDays: 14 } as const;
 
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const dayKey = (workspaceId: string, email: string, day: string) => `${workspaceId}:${email.toLowerCase()}:${day}`;
 
 /**

@@ -38,7 +38,7 @@ import { runOutreachPass } from '../src/outreach/sending/engine.ts';
 import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
-import { benchStore, withUriOption } from './support-store.ts';
+import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);
@@ -51,30 +51,8 @@ loadConfig({ MONGODB_URI: uri, SECRETS_KEY: randomBytes(32).toString('base64'), 
 await connectDatabase(profile ? withUriOption(uri, 'monitorCommands=true') : uri);
 const commandTimes = profile ? watchCommands() : new Map<string, { count: number; ms: number }>();
 
-/** Count and total time of each database command, by `<collection>.<command>` (with the filter's fields). */
-function watchCommands() {
-  const totals = new Map<string, { count: number; ms: number }>();
-  const names = new Map<number, string>();
-  const client = mongoose.connection.getClient();
-  client.on('commandStarted', (event) => {
-    const target = event.commandName === 'getMore' ? event.command.collection : event.command[event.commandName];
-    const filter = event.command.filter ?? event.command.updates?.[0]?.q ?? event.command.deletes?.[0]?.q;
-    names.set(event.requestId, `${target}.${event.commandName}${filter ? ` {${Object.keys(filter).join(',')}}` : ''}`);
-  });
-  client.on('commandSucceeded', (event) => {
-    const name = names.get(event.requestId) ?? event.commandName;
-    names.delete(event.requestId);
-    const total = totals.get(name) ?? { count: 0, ms: 0 };
-    totals.set(name, { count: total.count + 1, ms: total.ms + event.duration });
-  });
-  return totals;
-}
-
 function printProfile() {
-  const rows = [...commandTimes.entries()].sort((a, b) => b[1].ms - a[1].ms);
-  for (const [name, { count, ms }] of rows.slice(0, 25)) {
-    console.log(`  ${name.padEnd(70)} ${(count / messages).toFixed(2).padStart(6)} per message  ${(ms / messages).toFixed(2).padStart(7)} ms per message`);
-  }
+  printCommandProfile(commandTimes, messages, 'message');
   commandTimes.clear();
 }
 

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import mongoose from 'mongoose';
 import { startEmbeddedFerretDb } from '../src/db/embedded-ferretdb.ts';
 import { importLeads } from '../src/leads/lead-import.service.ts';
 import { createOwnerKey } from '../src/workspaces/workspace.service.ts';
@@ -55,6 +56,15 @@ export async function seedLeads(workspaceId: string, from: number, to: number): 
   return (performance.now() - started) / 1000;
 }
 
+/** Imports the given leads through the import service, 500 per call. */
+export async function importInBatches(workspaceId: string, leads: Array<Record<string, unknown>>): Promise<void> {
+  for (let offset = 0; offset < leads.length; offset += 500) {
+    const batch = leads.slice(offset, offset + 500);
+    const result = await importLeads(workspaceId, { leads: batch });
+    if (result.created !== batch.length) throw new Error(`import stored ${result.created} of ${batch.length} leads`);
+  }
+}
+
 /** `count` new owner keys (scope `*`) for the workspace, made through createOwnerKey a few at a time. */
 export async function createKeys(workspaceId: string, count: number, label: string): Promise<string[]> {
   const keys: string[] = [];
@@ -74,3 +84,36 @@ export const median = (values: number[]) => {
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export type CommandTotals = Map<string, { count: number; ms: number }>;
+
+/**
+ * Count and total time of each database command from now on, by
+ * `<collection>.<command>` (with the filter's fields); the connection must
+ * have been opened with `monitorCommands=true` (withUriOption).
+ */
+export function watchCommands(): CommandTotals {
+  const totals: CommandTotals = new Map();
+  const names = new Map<number, string>();
+  const client = mongoose.connection.getClient();
+  client.on('commandStarted', (event) => {
+    const target = event.commandName === 'getMore' ? event.command.collection : event.command[event.commandName];
+    const filter = event.command.filter ?? event.command.updates?.[0]?.q ?? event.command.deletes?.[0]?.q;
+    names.set(event.requestId, `${target}.${event.commandName}${filter ? ` {${Object.keys(filter).join(',')}}` : ''}`);
+  });
+  client.on('commandSucceeded', (event) => {
+    const name = names.get(event.requestId) ?? event.commandName;
+    names.delete(event.requestId);
+    const total = totals.get(name) ?? { count: 0, ms: 0 };
+    totals.set(name, { count: total.count + 1, ms: total.ms + event.duration });
+  });
+  return totals;
+}
+
+/** Prints the 25 costliest commands per unit of work (`per` units, e.g. 5,000 messages). */
+export function printCommandProfile(totals: CommandTotals, per: number, unit: string) {
+  const rows = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms);
+  for (const [name, { count, ms }] of rows.slice(0, 25)) {
+    console.log(`  ${name.padEnd(70)} ${(count / per).toFixed(2).padStart(6)} per ${unit}  ${(ms / per).toFixed(2).padStart(7)} ms per ${unit}`);
+  }
+}

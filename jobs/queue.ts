@@ -45,6 +45,11 @@ export async function enqueue<Payload extends z.ZodType>(job: JobDefinition<Payl
   await jobQueue().now(job.name, job.payload.parse(payload) as Record<string, unknown>);
 }
 
+/** Saves a job to run at `when` (or as soon as a worker is free after it); the payload is checked first. */
+export async function enqueueAt<Payload extends z.ZodType>(job: JobDefinition<Payload>, when: Date, payload: z.input<Payload>): Promise<void> {
+  await jobQueue().schedule(when, job.name, job.payload.parse(payload) as Record<string, unknown>);
+}
+
 /** Jobs due and not taken by a worker, by job name (the queue is small: finished one-off jobs are removed). */
 export async function queueDepth(): Promise<Record<string, number>> {
   const due = await mongoose.connection.db!

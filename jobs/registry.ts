@@ -1,14 +1,19 @@
+import { agentRunJob } from './agent-run.ts';
 import { analyzeRepliesJob } from './analyze-replies.ts';
+import { deliverWebhookJob } from './deliver-webhook.ts';
 import { dispatchEventJob } from './dispatch-event.ts';
 import { expireEndpointCacheJob } from './expire-endpoint-cache.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { outreachTickJob } from './outreach-tick.ts';
 import { pruneOutreachJob } from './prune-outreach.ts';
 import { pruneRateLimitsJob } from './prune-rate-limits.ts';
+import { pruneIdempotencyAndWebhooksJob } from './prune-idempotency-and-webhooks.ts';
+import { pruneValidationJob } from './prune-validation.ts';
 import { readMailboxesJob } from './read-mailboxes.ts';
 import { redispatchEventsJob } from './redispatch-events.ts';
 import { scrapeRunJob } from './scrape-run.ts';
 import { subscribers } from './subscribers.ts';
+import { validateEmailsJob } from './validate-emails.ts';
 
 /** Every background job the worker runs. */
 export const jobRegistry: JobDefinition[] = [
@@ -21,5 +26,10 @@ export const jobRegistry: JobDefinition[] = [
   pruneOutreachJob,
   readMailboxesJob,
   analyzeRepliesJob,
+  validateEmailsJob,
+  agentRunJob,
+  deliverWebhookJob,
+  pruneIdempotencyAndWebhooksJob,
+  pruneValidationJob,
   ...subscribers.map((subscriber) => subscriber.job as JobDefinition),
 ];

@@ -17,13 +17,20 @@ const eventPayload = z.object({ eventId: z.uuid() });
  * on its own). It must be safe to run twice for the same event: events are
  * handed on at least once.
  */
-export function defineSubscriber(definition: { name: string; on: readonly EventType[]; retries: number; handle(event: StoredEvent): Promise<void> }): Subscriber {
+export function defineSubscriber(definition: {
+  name: string;
+  on: readonly EventType[];
+  retries: number;
+  lockLifetimeMs?: () => number;
+  handle(event: StoredEvent): Promise<void>;
+}): Subscriber {
   return {
     on: definition.on,
     job: defineJob({
       name: `event.${definition.name}`,
       payload: eventPayload,
       retries: definition.retries,
+      ...(definition.lockLifetimeMs && { lockLifetimeMs: definition.lockLifetimeMs }),
       handle: async ({ eventId }) => {
         const event = await getEvent(eventId);
         if (event) await definition.handle(event);

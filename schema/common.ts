@@ -39,7 +39,7 @@ export const errorBody = z
     endpoints: z.array(z.string()).optional().describe('`conflict` on deleting a scraper: the slugs of the published endpoints that use it.'),
     runId: uuid.optional().describe('`run_failed`: the run that failed.'),
     campaigns: z.array(z.string()).optional().describe('`conflict` on deleting an inbox or a sequence: the names of the active campaigns that use it.'),
-    status: z.string().optional().describe('`conflict` on changing a campaign or enrolling in it: the campaign\'s status now.'),
+    status: z.string().optional().describe('`conflict` on changing a campaign or enrolling in it: the campaign\'s status now; on cancelling a validation job that has ended: its status.'),
     cap: count.optional().describe('`inbox_cap_reached`: the inbox\'s cap today (sends in any rolling 24 hours).'),
     smtpCode: z.string().nullable().optional().describe('`message_rejected`: the SMTP server\'s reply code and enhanced status, e.g. `550 5.1.1`.'),
   })

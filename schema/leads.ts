@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { brandFilter, dateTime, nullableDateTime, okFlag, uuid } from './common.ts';
+import { emailProviderText, emailStatusText } from './email-status.ts';
 
 export const coreFields = [
   'company',
@@ -59,9 +60,13 @@ export const lead = z
     custom: z
       .record(z.string(), z.string().nullable())
       .describe('Custom column values keyed by column key, as text in the form their column\'s type stores (see CustomField `type`).'),
-    email_status: z.string().nullable().describe('Result of the last email validation, for example `valid`.'),
-    email_provider: z.string().nullable().describe('Mailbox provider found by validation.'),
-    email_is_role: z.boolean().nullable().describe('True when the address is a role address such as info@.'),
+    email_status: z
+      .string()
+      .nullable()
+      .describe(`Result of the last email validation (POST /api/leads/validate), one of ${emailStatusText}; null until validated, and again when the email changes.`),
+    email_provider: z.string().nullable().describe(`${emailProviderText} (set by validation).`),
+    email_is_role: z.boolean().nullable().describe('True when the address is a role address such as info@ (set by validation).'),
+    email_is_free: z.boolean().nullable().describe('True when the address is at a free mailbox provider such as gmail.com (set by validation).'),
     email_validated_at: nullableDateTime.describe('When the email was last validated.'),
     unsubscribed_at: nullableDateTime.describe('Set when the lead unsubscribed.'),
     archived_at: nullableDateTime.describe('Set when the lead is archived.'),

@@ -1,6 +1,7 @@
 /**
  * Prints vitest's JSON reports as the plain closing line CI reads: "Tests: N passed, N failed, N skipped",
- * summed over every report given (CI runs the suite twice), after one line per report.
+ * summed over every report given (CI runs the suite twice), after one line per report. A run can fail with
+ * every test passed (a hook that threw, an error no test caught): those files and the run are named too.
  */
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -9,6 +10,8 @@ interface Report {
   numFailedTests: number;
   numPendingTests: number;
   numTodoTests: number;
+  success?: boolean;
+  testResults?: { name: string; status: string; message?: string }[];
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -17,6 +20,9 @@ for (const file of process.argv.slice(2)) {
   const report: Report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { numPassedTests: 0, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0 };
   const run = { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
   console.log(`${file}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`);
+  for (const result of report.testResults ?? [])
+    if (result.status === 'failed' && result.message) console.log(`  ${result.name}: ${result.message.split('\n')[0]}`);
+  if (report.success === false && run.failed === 0) console.log('  the run failed outside any test (a hook or an uncaught error: see its output above)');
   totals.passed += run.passed;
   totals.failed += run.failed;
   totals.skipped += run.skipped;

@@ -62,6 +62,32 @@ const envSchema = z.object({
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),
+  /** Comma-separated `ip` or `ip:port` name servers email validation asks for MX and A/AAAA records; the system's when empty. */
+  DNS_SERVERS: z.string().default(''),
+  /** The port SMTP probes connect to on a domain's mail host (25 in production; a loopback port in tests). */
+  SMTP_PROBE_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  /** The name SMTP probes give in EHLO: this host's public name, matching its PTR record, or mail servers distrust it. */
+  SMTP_PROBE_HELO: z.string().trim().min(1).optional(),
+  /** The envelope sender of SMTP probes (MAIL FROM); `verify@` the EHLO name when unset. */
+  SMTP_PROBE_FROM: z.string().trim().min(3).optional(),
+  /** SMTP connections a worker process holds to one mail host at once. */
+  SMTP_PROBE_CONCURRENCY_PER_MX: z.coerce.number().int().min(1).max(20).default(2),
+  /** How long a probe waits for a connection and for each answer. */
+  SMTP_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Domains one validation job checks at once. */
+  VALIDATION_DOMAIN_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(20),
+  /** The wait before an address that got a temporary answer is asked again (doubling for the next try). */
+  VALIDATION_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(600_000),
+  /** A conclusive result at most this many days old is reused instead of checked again (and not billed). */
+  VALIDATION_CACHE_DAYS: z.coerce.number().min(0).default(30),
+  /** How long a worker may hold a validation job before another takes it over (it died). */
+  VALIDATION_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** A SearXNG-compatible search API (`/search?q=…&format=json`) agent runs search the web with; without it they can only visit pages they are given. */
+  SEARCH_URL: z.url().optional(),
+  /** How long a dead worker's agent run stays locked before another worker takes it over and goes on from its last step. */
+  AGENT_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** How long a dead worker's webhook attempt stays locked before another worker sends it again (same webhook-id). */
+  WEBHOOK_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),
   /** How long GET /v1/e/{slug} waits for a scrape before answering 202 with the run to poll. */
   INVOKE_INLINE_TIMEOUT_MS: z.coerce.number().int().min(100).default(110_000),
 });
@@ -84,3 +110,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   current = { ...config, publicBaseUrl: config.PUBLIC_BASE_URL ?? '.' };
   return current;
 }
+
+/** Links that leave the API (in mail, signed downloads) need an absolute base: PUBLIC_BASE_URL, or this host for local use. */
+export const baseUrl = (config: Config = settings()) => (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');

@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
-import { loadConfig, type Config } from './config.ts';
+import { baseUrl, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './database.ts';
 import { countersStored } from './db/counter.ts';
 import { createApiServer } from './http/server.ts';
 import { log, setLogLevel } from './logger.ts';
-import { baseUrl } from './outreach/sending/links.ts';
 import { secretsKey } from './secrets/secrets-key.ts';
 import { startWorker } from '../jobs/worker.ts';
 

@@ -1,6 +1,6 @@
 import { updateIfMatches } from '../db/update-if-matches.ts';
 import { CreditBalance } from './credit-balance.model.ts';
-import { alreadyCharged, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
+import { alreadyCharged, chargeSpan, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
 /** The update parts that record a charge on a usage account, in the same write as the balance. */
 function accountCharge(once: ChargeOnce | undefined, charged: number, overage: number) {
@@ -9,8 +9,8 @@ function accountCharge(once: ChargeOnce | undefined, charged: number, overage: n
   return {
     // Only an open account has `next`: a closed (removed) one matches nothing.
     condition: { [`${path}.next`]: { $lte: once.sequence } },
-    inc: { [`${path}.items`]: 1, [`${path}.charged`]: charged, [`${path}.overage`]: overage },
-    set: { [`${path}.next`]: once.sequence + 1 },
+    inc: { [`${path}.items`]: chargeSpan(once).items, [`${path}.charged`]: charged, [`${path}.overage`]: overage },
+    set: { [`${path}.next`]: chargeSpan(once).next },
   };
 }
 

@@ -1,6 +1,6 @@
 import { withKeyLock } from '../db/key-lock.ts';
 import { CreditBalance } from './credit-balance.model.ts';
-import { alreadyCharged, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
+import { alreadyCharged, chargeSpan, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
 interface Pending {
   kind: CreditKind;
@@ -51,9 +51,10 @@ async function applyBatch(workspaceId: string, batch: Pending[]): Promise<void> 
     add(kind, -taken);
     if (amount > taken) add(`overageUsed.${kind}`, amount - taken);
     if (once) {
-      next.set(once.account, once.sequence + 1);
-      set[`usage.${once.account}.next`] = once.sequence + 1;
-      add(`usage.${once.account}.items`, 1);
+      const span = chargeSpan(once);
+      next.set(once.account, span.next);
+      set[`usage.${once.account}.next`] = span.next;
+      add(`usage.${once.account}.items`, span.items);
       add(`usage.${once.account}.charged`, taken);
       add(`usage.${once.account}.overage`, amount - taken);
     }

@@ -52,12 +52,14 @@ export interface Usage {
   items: number;
   charged: number;
   overage: number;
+  /** The sequence number the next item must have: items numbered below it were charged (or skipped). */
+  next: number;
 }
 
 /** What a usage account has been charged so far (zeros when it has none). */
 export async function usageOf(workspaceId: string, account: string): Promise<Usage> {
   const found = (await readBalance(workspaceId))?.usage?.[account];
-  return { items: found?.items ?? 0, charged: found?.charged ?? 0, overage: found?.overage ?? 0 };
+  return { items: found?.items ?? 0, charged: found?.charged ?? 0, overage: found?.overage ?? 0, next: found?.next ?? 0 };
 }
 
 /** Opens a usage account for work about to charge items to it (an account already open is left as it is). */

@@ -25,7 +25,18 @@ export interface Debit {
 export interface ChargeOnce {
   account: string;
   sequence: number;
+  /**
+   * For one charge that pays for several items at once: the last item
+   * number it covers (the account's next sequence then follows it), and how
+   * many of the numbers from `sequence` to `through` it pays for (numbers
+   * between may be items that cost nothing). Defaults: one item, `sequence`.
+   */
+  through?: number;
+  items?: number;
 }
+
+/** The sequence the account expects after this charge, and the items it counts. */
+export const chargeSpan = (once: ChargeOnce) => ({ next: (once.through ?? once.sequence) + 1, items: once.items ?? 1 });
 
 export class UsageAccountClosedError extends Error {
   constructor(account: string) {

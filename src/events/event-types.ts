@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { agentRun } from '../../schema/agents.ts';
+import { lead } from '../../schema/leads.ts';
+import { campaign } from '../../schema/outreach/campaigns.ts';
+import { inbox } from '../../schema/outreach/inboxes.ts';
+import { reply } from '../../schema/outreach/replies.ts';
+import { validationJob } from '../../schema/validation.ts';
 
 /**
  * Every domain event the service emits, and its data. Subscribers (jobs/
@@ -18,6 +24,24 @@ const scrapeRunEnded = z.object({
 export const eventData = {
   'scrape.run.completed': scrapeRunEnded,
   'scrape.run.failed': scrapeRunEnded,
+  /** The job as GET /api/leads/validate/{id} answers it. */
+  'validation.job.completed': validationJob,
+  'validation.job.failed': validationJob,
+  /** The run as GET /api/agents/runs answers it (no artifacts: their URLs expire; read the run for them). */
+  'agent.run.completed': agentRun,
+  'agent.run.failed': agentRun,
+  'agent.run.paused': agentRun,
+  /** The message as GET /api/outreach/replies lists it, before its sentiment is analysed. */
+  'outreach.reply.received': reply,
+  'outreach.bounce.received': reply,
+  /** The lead as GET /api/leads/{id} answers it. */
+  'outreach.lead.unsubscribed': lead,
+  /** The campaign as GET /api/outreach/campaigns/{id} answers it. */
+  'outreach.campaign.completed': campaign,
+  /** The inbox as GET /api/outreach/inboxes lists it. */
+  'outreach.inbox.paused': inbox,
+  /** Sent by POST /api/webhooks/{id}/test to that endpoint only. */
+  'webhook.test': z.object({ webhook_id: z.uuid().describe('The endpoint tested.'), message: z.string().describe('A line for people.') }),
 } as const;
 
 export type EventType = keyof typeof eventData;

@@ -14,6 +14,8 @@ import type { Meta } from '../trpc/init.ts';
  * - one that takes input: 400 `validation_failed`, and with a JSON body
  *   (every method but GET) `invalid_json`, 413 and 415;
  * - a path with ids: 404;
+ * - a POST: what its Idempotency-Key can answer (400 for a bad key, 409
+ *   `idempotency_in_progress`, 422 `idempotency_key_reused`);
  * - the rest from the procedure's own `errors` meta (AppError codes).
  * Each code's status and body come from toErrorResponse, the mapping every
  * surface answers with, in the operation's error style.
@@ -21,6 +23,7 @@ import type { Meta } from '../trpc/init.ts';
 
 const serverCodes: ErrorCode[] = ['uri_too_long', 'headers_too_large'];
 const bodyCodes: ErrorCode[] = ['invalid_json', 'payload_too_large', 'unsupported_media_type'];
+const idempotencyCodes: ErrorCode[] = ['validation_failed', 'idempotency_in_progress', 'idempotency_key_reused'];
 
 export interface OperationFacts {
   method: string;
@@ -40,6 +43,7 @@ export function errorCodesOf({ method, path, meta, takesInput }: OperationFacts)
     if (method.toUpperCase() !== 'GET') for (const code of bodyCodes) codes.add(code);
   }
   if (/\{[^}]+\}/.test(path)) codes.add('not_found');
+  if (method.toUpperCase() === 'POST') for (const code of idempotencyCodes) codes.add(code);
   for (const code of meta.errors ?? []) codes.add(code);
   return [...codes];
 }

@@ -61,7 +61,7 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
       noteRequest({ route: route.template });
       const pathParams = route.pattern.exec(pathname)?.groups ?? {};
       const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
-      ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
+      ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
       const output = await call(ctx, route.path, input);
       const meta = route.procedure.meta;
       const status = typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);

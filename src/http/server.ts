@@ -5,12 +5,14 @@ import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
 import { queueDepth } from '../../jobs/queue.ts';
 import { serveOutreachLink } from '../outreach/sending/public-pages.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
+import { isArtifactDownload, serveArtifactDownload } from '../agents/artifacts/artifact-download.route.ts';
 import { createSuppressionsCsvRoute, isSuppressionsCsvRequest } from '../outreach/suppressions/suppressions-csv.route.ts';
 import { appRouter } from '../router.ts';
 import { answerClientError } from './client-errors.ts';
 import { createCors } from './cors.ts';
 import { serveDocs } from './docs-page.ts';
 import { createGraphQLEndpoint } from './graphql/graphql-endpoint.ts';
+import { createMcpEndpoint } from './mcp-endpoint.ts';
 import { createOpenApiRoute } from './openapi-route.ts';
 import { requestIdFor, requestIdHeader } from './request-id.ts';
 import { observeRequest } from './request-log.ts';
@@ -28,11 +30,12 @@ const maxUrlLength = 8_192;
 
 /** The surface a path belongs to, other than REST (undefined): also its route label. */
 function surfaceOf(pathname: string): string | undefined {
-  if (['/healthz', '/metrics', '/openapi.json', '/graphql'].includes(pathname)) return pathname;
+  if (['/healthz', '/metrics', '/openapi.json', '/graphql', '/mcp'].includes(pathname)) return pathname;
   if (pathname === '/docs' || pathname.startsWith('/docs/')) return '/docs';
   if (pathname.startsWith('/trpc/')) return '/trpc';
   if (pathname.startsWith('/u/')) return '/u/{token}';
   if (pathname.startsWith('/o/')) return '/o/{token}';
+  if (isArtifactDownload(pathname)) return '/api/agents/artifacts/{id}';
   return undefined;
 }
 
@@ -42,6 +45,7 @@ export function createApiServer(config: Config): Server {
   const rest = createRestBridge(appRouter, surfaceOptions);
   const trpc = createTrpcEndpoint(appRouter, surfaceOptions);
   const graphql = createGraphQLEndpoint(appRouter, surfaceOptions);
+  const mcp = createMcpEndpoint(appRouter, surfaceOptions);
   const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
   const suppressionsCsv = createSuppressionsCsvRoute(surfaceOptions);
   const cors = createCors(config.CORS_ORIGINS);
@@ -72,9 +76,13 @@ export function createApiServer(config: Config): Server {
         return graphql(req, res);
       case '/trpc':
         return trpc(req, res);
+      case '/mcp':
+        return mcp(req, res);
       case '/u/{token}':
       case '/o/{token}':
         return serveOutreachLink(req, res, pathname);
+      case '/api/agents/artifacts/{id}':
+        return serveArtifactDownload(req, res);
     }
     // A download the JSON-only REST bridge cannot stream: the list operation's CSV form (see the route).
     if (isSuppressionsCsvRequest(req)) return suppressionsCsv(req, res);

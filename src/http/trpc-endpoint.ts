@@ -11,7 +11,7 @@ export function createTrpcEndpoint(appRouter: AppRouter, options: { rateLimitPer
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: options.maxBodyBytes,
-    createContext: ({ req }) => createRequestContext(req.headers.authorization, options.rateLimitPerMinute),
+    createContext: ({ req }) => createRequestContext(req.headers, options.rateLimitPerMinute),
     responseMeta: ({ ctx, errors, paths }) => {
       // A single call answers with the same HTTP status as REST; a batch keeps tRPC's own (207 when mixed).
       const single = errors.length === 1 && (paths?.length ?? 1) === 1;

@@ -16,6 +16,10 @@ import { now } from '../clock.ts';
 
 interface Origin {
   agentRunId?: string;
+  /** Ids for the leads, in input order (an agent step that runs again then inserts the same ids: duplicates, not copies). */
+  leadIds?: string[];
+  /** The past lead search the leads are counted in, kept across calls (an agent run's), instead of one per call. */
+  search?: { id: string; label: string };
   /** The credential's brand, where leads go unless the import names one (null: the workspace's default). */
   brandId?: string | null;
 }
@@ -48,7 +52,7 @@ export async function importLeads(
   const workspace = await getWorkspace(workspaceId);
   const limit = planRules[workspace.plan].leadLimit;
   const brandId = await brandForWrite({ workspaceId, brandId: origin.brandId ?? null }, input.brand_id);
-  const candidates = uniqueWithinBatch(leads);
+  const candidates = uniqueWithinBatch(leads, origin.leadIds);
 
   let reserved = candidates.length;
   const search = await withKeyLock(`leads:${workspaceId}`, async () => {
@@ -56,6 +60,7 @@ export async function importLeads(
       reserved = (await withoutStored(workspaceId, candidates)).length;
       await reserveLeadSlots(workspaceId, reserved, limit);
     }
+    if (origin.search) return { _id: origin.search.id };
     return LeadSearch.create({ workspaceId, label: input.name ?? `Import ${now().toISOString().slice(0, 10)}`, count: 0 });
   });
 
@@ -64,7 +69,11 @@ export async function importLeads(
   const inserted = await insertIgnoringDuplicates(docs);
   await releaseLeadSlots(workspaceId, reserved - inserted.length);
   await countLeadsWritten(workspaceId, inserted.length);
-  await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
+  if (origin.search) {
+    await LeadSearch.updateOne({ _id: search._id }, { $setOnInsert: { workspaceId, label: origin.search.label }, $inc: { count: inserted.length } }, { upsert: true });
+  } else {
+    await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
+  }
   await recordUndeclaredKeys(workspaceId, customKeys, columns);
 
   const insertedIds = new Set(inserted);
@@ -94,11 +103,11 @@ function withCheckedCustomValues(leads: NewLead[], columns: ColumnsByKey): NewLe
 }
 
 /** Drops leads repeating an earlier lead's email or LinkedIn URL in the same batch. */
-function uniqueWithinBatch(leads: NewLead[]): Candidate[] {
+function uniqueWithinBatch(leads: NewLead[], ids?: string[]): Candidate[] {
   const seen = new Set<string>();
   const unique: Candidate[] = [];
-  for (const lead of leads) {
-    const _id = timeOrderedId();
+  for (const [index, lead] of leads.entries()) {
+    const _id = ids?.[index] ?? timeOrderedId();
     const keys = derivedKeys(lead, _id);
     if (seen.has(keys.emailKey) || seen.has(keys.linkedinKey)) continue;
     seen.add(keys.emailKey).add(keys.linkedinKey);
@@ -140,6 +149,7 @@ function toDocument(placement: Placement, lead: NewLead, keys: Omit<Candidate, '
     email_status: null,
     email_provider: null,
     email_is_role: null,
+    email_is_free: null,
     email_validated_at: null,
     unsubscribedAt: null,
     archivedAt: null,

@@ -15,6 +15,7 @@ export function toLead(doc: LeadDoc): Lead {
     email_status: doc.email_status ?? null,
     email_provider: doc.email_provider ?? null,
     email_is_role: doc.email_is_role ?? null,
+    email_is_free: doc.email_is_free ?? null,
     email_validated_at: iso(doc.email_validated_at),
     unsubscribed_at: iso(doc.unsubscribedAt),
     archived_at: iso(doc.archivedAt),

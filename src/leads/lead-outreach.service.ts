@@ -1,3 +1,5 @@
+import { toLead } from './lead-mapper.ts';
+import { emitEvent } from '../events/events.service.ts';
 import { now } from '../clock.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { updateIfMatches } from '../db/update-if-matches.ts';
@@ -50,5 +52,7 @@ export async function markContacted(leadId: string, knownStatus?: LeadDoc['statu
 
 /** The lead asked to hear no more: its `unsubscribed_at` is set (once). */
 export async function markUnsubscribed(leadId: string): Promise<void> {
-  await updateIfMatches(Lead, leadId, { unsubscribedAt: null }, { $set: { unsubscribedAt: now(), updatedAt: now() } });
+  const at = now();
+  const updated = await updateIfMatches(Lead, leadId, { unsubscribedAt: null }, { $set: { unsubscribedAt: at, updatedAt: at } });
+  if (updated) await emitEvent(updated.workspaceId, 'outreach.lead.unsubscribed', toLead(updated as LeadDoc), `${leadId}:${at.getTime()}`);
 }

@@ -27,6 +27,7 @@ const leadSchema = new Schema(
     email_status: nullableString,
     email_provider: nullableString,
     email_is_role: { type: Boolean, default: null },
+    email_is_free: { type: Boolean, default: null },
     email_validated_at: { type: Date, default: null },
     unsubscribedAt: { type: Date, default: null },
     archivedAt: { type: Date, default: null },

@@ -29,7 +29,8 @@ import { now } from '../clock.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function listFilter(workspaceId: string, brandId: string | null, input: z.infer<typeof listLeadsInput>) {
+/** The lead list's query for its filters (also what email validation selects leads with). */
+export function leadListFilter(workspaceId: string, brandId: string | null, input: Pick<z.infer<typeof listLeadsInput>, 'q' | 'status' | 'agent_run_id'>) {
   const filter: Record<string, unknown> = { workspaceId, archivedAt: null };
   if (input.status === 'archived') filter.archivedAt = { $ne: null };
   else if (input.status === 'unsubscribed') filter.unsubscribedAt = { $ne: null };
@@ -45,7 +46,7 @@ function listFilter(workspaceId: string, brandId: string | null, input: z.infer<
 /** The lead list for a credential: leads are pooled per workspace, so without `brand` every brand's leads are listed. */
 export async function listLeads(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof listLeadsInput>): Promise<z.infer<typeof listLeadsOutput>> {
   const { workspaceId } = principal;
-  const { filter, isDefaultView } = listFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
+  const { filter, isDefaultView } = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
   const [docs, counts, filteredTotal, fields, searches, workspace] = await Promise.all([
     Lead.find(filter).sort({ createdAt: -1, _id: -1 }).skip(input.offset).limit(input.limit).lean<LeadDoc[]>(),
     leadCounts(workspaceId),
@@ -72,6 +73,10 @@ export async function getLead(workspaceId: string, id: string): Promise<LeadOut>
   return toLead(lead);
 }
 
+/** A lead's validation speaks of the address it was made for: a new address has none. */
+const unvalidated = { email_status: null, email_provider: null, email_is_role: null, email_is_free: null, email_validated_at: null };
+const emailChanged = (stored: string | null | undefined, next: string | null) => (stored?.trim().toLowerCase() ?? null) !== (next?.trim().toLowerCase() ?? null);
+
 const isCoreField = (field: string) => (coreFields as readonly string[]).includes(field);
 
 /** The change of one field; a custom field's value comes checked against its column by checkedCustomField. */
@@ -84,7 +89,7 @@ function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
       const checked = newLead.shape[core].safeParse(value);
       if (!checked.success) throw fieldError({ field: 'value', problem: `not a valid ${core}` });
     }
-    return { $set: { [core]: value, ...derivedKeys({ ...lead, [core]: value }, lead._id) } };
+    return { $set: { [core]: value, ...derivedKeys({ ...lead, [core]: value }, lead._id), ...(core === 'email' && emailChanged(lead.email, value) && unvalidated) } };
   }
   return value === null ? { $unset: { [`custom.${field}`]: '' } } : { $set: { [`custom.${field}`]: value } };
 }

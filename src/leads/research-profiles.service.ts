@@ -29,3 +29,15 @@ export async function listResearchProfiles(workspaceId: string): Promise<Profile
   const docs = await ResearchProfile.find({ workspaceId }).sort({ createdAt: -1, _id: 1 }).lean<ResearchProfileDoc[]>();
   return docs.map(toProfile);
 }
+
+/** A workspace's profile (404 naming `field` when it is not one of its). */
+export async function getResearchProfile(workspaceId: string, id: string, field = 'profile_id'): Promise<ProfileOut> {
+  const doc = await findOwned(ResearchProfile, id, workspaceId);
+  if (!doc) throw notFound('Research profile', field);
+  return toProfile(doc);
+}
+
+/** Counts a run of the profile (run_count, last_run_at). */
+export async function recordProfileRun(id: string, at: Date): Promise<void> {
+  await ResearchProfile.updateOne({ _id: id }, { $inc: { run_count: 1 }, $set: { last_run_at: at } });
+}

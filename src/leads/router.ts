@@ -8,7 +8,6 @@ import { importLeadsProcedure } from './import-leads.ts';
 import { listFieldsProcedure } from './list-fields.ts';
 import { listLeadsProcedure } from './list-leads.ts';
 import { listResearchProfilesProcedure } from './list-research-profiles.ts';
-import { listValidationJobsProcedure } from './list-validation-jobs.ts';
 import { saveResearchProfileProcedure } from './save-research-profile.ts';
 import { updateLeadProcedure } from './update-lead.ts';
 
@@ -24,5 +23,4 @@ export const leadsRouter = router({
   createField: createFieldProcedure,
   researchProfiles: listResearchProfilesProcedure,
   saveResearchProfile: saveResearchProfileProcedure,
-  validationJobs: listValidationJobsProcedure,
 });

@@ -69,6 +69,15 @@ export async function approvedAddresses(host: string, policy: AddressPolicy): Pr
   const addresses = isIP(host) ? [host] : await policy.resolve(host).catch(() => {
     throw new UrlNotAllowedError(`${host} does not resolve`);
   });
+  return assertAddressesAllowed(host, addresses, policy);
+}
+
+/**
+ * The addresses a caller resolved itself for `host` (a mail host from its
+ * domain's MX lookup), when all may be reached; the connection must go to
+ * one of them, never to a second lookup's answer.
+ */
+export function assertAddressesAllowed(host: string, addresses: string[], policy: AddressPolicy): string[] {
   const forbidden = addresses.find((address) => isForbiddenAddress(address, policy));
   if (forbidden || !addresses.length) throw new UrlNotAllowedError(`${host} resolves to ${forbidden ?? 'nothing'}, which outbound calls may not reach`);
   return addresses;

@@ -1,7 +1,7 @@
 import { crawlBrowser } from '../../scrapers/browser-crawl.ts';
 import { chromiumProblem } from '../../scrapers/chromium.ts';
 import type { CrawlOptions, CrawlResult } from '../../scrapers/crawl-types.ts';
-import { createHostSlots } from '../../scrapers/host-slots.ts';
+import { createHostSlots } from '../net/host-slots.ts';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import { settings } from '../config.ts';
 import { closeUsage, debitCredits, UsageAccountClosedError } from '../credits/credits.service.ts';

@@ -4,6 +4,8 @@ import { AppError } from '../errors/app-error.ts';
 import { noteRequest } from '../logger.ts';
 import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
 import { assertPlan } from '../workspaces/workspace.service.ts';
+import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
+import { onceForKey } from '../idempotency/idempotency.service.ts';
 import type { RequestContext } from './context.ts';
 import { publicProcedure, type Meta } from './init.ts';
 
@@ -35,9 +37,26 @@ export async function admitCall(ctx: RequestContext, meta: Pick<Meta, 'permissio
   return principal;
 }
 
-/** The procedure every API call is built on: its meta declares what the call needs, and admitCall enforces it. */
-export const apiProcedure = publicProcedure.use(async ({ ctx, meta, next, path }) => {
+/**
+ * The procedure every API call is built on: its meta declares what the call
+ * needs, and admitCall enforces it. A POST (a mutation on tRPC and GraphQL)
+ * with an Idempotency-Key runs once per key and credential; a repeat gets
+ * the first answer with `Idempotent-Replayed: true`.
+ */
+export const apiProcedure = publicProcedure.use(async ({ ctx, meta, next, path, type, getRawInput }) => {
   if (!meta?.permission) throw new Error(`procedure ${path} declares no permission in its meta`);
   const principal = await admitCall(ctx, meta);
-  return next({ ctx: { ...ctx, principal } });
+  const call = () => next({ ctx: { ...ctx, principal } });
+  const key = ctx.idempotencyKey;
+  if (key === undefined || type !== 'mutation' || (meta.openapi?.method ?? 'POST') !== 'POST') return call();
+  let result: Awaited<ReturnType<typeof call>> | undefined;
+  const { outcome, replayed } = await onceForKey({ principalId: principal.id, key, operation: path, input: await getRawInput() }, async () => {
+    result = await call();
+    return result.ok ? { ok: true, output: result.data } : { ok: false, error: result.error };
+  });
+  if (!replayed) return result!;
+  ctx.responseHeaders['Idempotent-Replayed'] = 'true';
+  if (!outcome.ok) throw outcome.error;
+  // The stored answer stands in for the procedure's: it passed the output check when it was first given.
+  return { ok: true as const, data: outcome.output, marker: middlewareMarker } as unknown as Awaited<ReturnType<typeof call>>;
 });

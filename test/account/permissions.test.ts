@@ -27,6 +27,16 @@ interface Fixtures {
   /** An inbox only `outreach.inboxes.delete` acts on. */
   spareInboxId: string;
   campaignId: string;
+  validationJobId: string;
+  /** A validation job only `validation.cancel` acts on. */
+  spareValidationJobId: string;
+  agentRunId: string;
+  /** An agent run only `agents.cancel` acts on. */
+  spareAgentRunId: string;
+  spareSkillId: string;
+  webhookId: string;
+  /** A webhook endpoint only `webhooks.delete` acts on. */
+  spareWebhookId: string;
 }
 
 /** One valid request per procedure, and the exact status a key holding just the procedure's permission gets. */
@@ -51,7 +61,29 @@ const examples: Record<string, Example> = {
   'leads.createField': () => ({ body: { label: 'Size' }, status: 201 }),
   'leads.researchProfiles': () => ({ status: 200 }),
   'leads.saveResearchProfile': () => ({ body: { name: 'ICP', criteria: {} }, status: 200 }),
-  'leads.validationJobs': () => ({ status: 200 }),
+  'validation.start': (f) => ({ body: { lead_ids: [f.keptLeadId] }, status: 202 }),
+  'validation.jobs': () => ({ status: 200 }),
+  'validation.job': (f) => ({ params: { id: f.validationJobId }, status: 200 }),
+  'validation.results': (f) => ({ params: { id: f.validationJobId }, status: 200 }),
+  'validation.cancel': (f) => ({ params: { id: f.spareValidationJobId }, status: 200 }),
+  'agents.start': () => ({ body: { goal: 'CTOs of fintech companies in Berlin' }, status: 202 }),
+  'agents.runs': () => ({ status: 200 }),
+  'agents.run': (f) => ({ params: { id: f.agentRunId }, status: 200 }),
+  // The run stays queued (no worker here): still working, so a reply without interrupt is 409.
+  'agents.reply': (f) => ({ params: { id: f.agentRunId }, body: { message: 'Munich too' }, status: 409 }),
+  'agents.cancel': (f) => ({ params: { id: f.spareAgentRunId }, status: 200 }),
+  'skills.create': () => ({ body: { title: 'Focus', emoji: '🎯', system_prompt: 'Prefer small companies.' }, status: 201 }),
+  'skills.list': () => ({ status: 200 }),
+  'skills.delete': (f) => ({ params: { id: f.spareSkillId }, status: 200 }),
+  'webhooks.create': () => ({ body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] }, status: 201 }),
+  'webhooks.list': () => ({ status: 200 }),
+  'webhooks.get': (f) => ({ params: { id: f.webhookId }, status: 200 }),
+  'webhooks.update': (f) => ({ params: { id: f.webhookId }, body: { description: 'changed' }, status: 200 }),
+  'webhooks.delete': (f) => ({ params: { id: f.spareWebhookId }, status: 200 }),
+  'webhooks.test': (f) => ({ params: { id: f.webhookId }, status: 202 }),
+  'webhooks.deliveries': (f) => ({ params: { id: f.webhookId }, status: 200 }),
+  // No worker here, so no delivery exists: the permission is checked before the lookup.
+  'webhooks.retryDelivery': (f) => ({ params: { id: f.webhookId, deliveryId: '00000000-0000-4000-8000-000000000000' }, status: 404 }),
   'scrapers.create': () => ({ body: catalogueScraper, status: 201 }),
   'scrapers.list': () => ({ status: 200 }),
   'scrapers.get': (f) => ({ params: { id: f.scraperId }, status: 200 }),
@@ -96,7 +128,7 @@ describe('permissions, for every procedure of the router', () => {
 
   beforeAll(async () => {
     workspace = await createTestWorkspace('starter'); // sending needs a paid plan
-    for (const scope of ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'outreach:send'] as const) keys[scope] = await workspace.keyWith(scope);
+    for (const scope of ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'outreach:send', 'leads:validate'] as const) keys[scope] = await workspace.keyWith(scope);
     const owner = workspace.apiKey;
     const [lead, keptLead] = await importLeads(server, owner, [{ email: 'fixture@x.test' }, { email: 'kept@x.test' }]);
     const scraperId = await createScraper(server, owner);
@@ -111,6 +143,11 @@ describe('permissions, for every procedure of the router', () => {
     const spareEndpointId = await endpoint('perm-spare');
     const invoked = await server.request('GET', '/v1/e/perm-async', { key: owner });
     const sequence = async () => (await server.request('POST', '/api/outreach/sequences', { key: owner, body: sequenceBody })).body.sequence.id as string;
+    // No worker runs here: the jobs stay queued (so one can be cancelled).
+    const validationJob = async () => (await server.request('POST', '/api/leads/validate', { key: owner, body: { lead_ids: [keptLead!.id] } })).body.job.id as string;
+    const agentRun = async () => (await server.request('POST', '/api/agents/runs', { key: owner, body: { goal: 'Fixture run' } })).body.run_id as string;
+    const skill = await server.request('POST', '/api/skills', { key: owner, body: { title: 'Spare', emoji: '🧪', system_prompt: 'x' } });
+    const webhook = async () => (await server.request('POST', '/api/webhooks', { key: owner, body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } })).body.webhook.id as string;
     const inbox = async () => (await server.request('POST', '/api/outreach/inboxes', { key: owner, body: inboxBody })).body.inbox.id as string;
     fixtures = {
       leadId: lead!.id,
@@ -126,6 +163,13 @@ describe('permissions, for every procedure of the router', () => {
       inboxId: await inbox(),
       spareInboxId: await inbox(),
       campaignId: '',
+      validationJobId: await validationJob(),
+      spareValidationJobId: await validationJob(),
+      agentRunId: await agentRun(),
+      spareAgentRunId: await agentRun(),
+      spareSkillId: skill.body.skill.id,
+      webhookId: await webhook(),
+      spareWebhookId: await webhook(),
     };
     const campaign = await server.request('POST', '/api/outreach/campaigns', { key: owner, body: { name: 'Fixture', sequence_id: fixtures.sequenceId, inbox_ids: [fixtures.inboxId] } });
     fixtures.campaignId = campaign.body.campaign.id;

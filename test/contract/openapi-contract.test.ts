@@ -65,7 +65,8 @@ describe('every operation as documented', () => {
       expect((await server.request(method, url)).status, `${method} ${path}`).toBe(401);
       if (operation['x-permission'] === 'any') continue;
       // A key per operation: there are more operations than this file's rate limit (40 a minute) lets one key call.
-      const noPermission = await workspace.keyWith('agents'); // no operation here needs it
+      // A key holding some other permission: `agents` for every operation but the agent's own, which get `read`.
+      const noPermission = await workspace.keyWith(operation['x-permission'] === 'agents' ? 'read' : 'agents');
       const refused = await server.request(method, url, { key: noPermission });
       expect(refused.status, `${method} ${path}`).toBe(403);
       expect(refused.body.code).toBe('missing_permission');

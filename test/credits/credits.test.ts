@@ -54,13 +54,29 @@ describe('credits', () => {
     // A retry starts again from the first item: everything below the account's next sequence is free.
     expect(await page(0)).toMatchObject({ repeated: true });
     expect(await page(1)).toMatchObject({ repeated: true });
-    expect(await usageOf(workspaceId, 'scrape-run:r1')).toEqual({ items: 2, charged: 4, overage: 2 });
+    expect(await usageOf(workspaceId, 'scrape-run:r1')).toEqual({ items: 2, charged: 4, overage: 2, next: 2 });
     expect(await getBalances(workspaceId)).toMatchObject({ crawl: 0 });
 
     await closeUsage(workspaceId, 'scrape-run:r1');
-    expect(await usageOf(workspaceId, 'scrape-run:r1')).toEqual({ items: 0, charged: 0, overage: 0 });
+    expect(await usageOf(workspaceId, 'scrape-run:r1')).toEqual({ items: 0, charged: 0, overage: 0, next: 0 });
     await expect(page(2)).rejects.toBeInstanceOf(UsageAccountClosedError);
     expect((await getBalances(workspaceId)).crawl).toBe(0);
+  });
+
+  it('charges several items in one charge, once, skipping the numbers between that cost nothing', async () => {
+    const workspaceId = await newWorkspace();
+    await setBalances(workspaceId, { validation: 10 });
+    const account = 'validation-job:j1';
+    await openUsage(workspaceId, account);
+    // Items 0 to 4, of which 3 cost a credit each.
+    expect(await debitCredits(workspaceId, 'validation', 3, { account, sequence: 0, through: 4, items: 3 })).toEqual({ charged: 3, overage: 0, remaining: 7, repeated: false });
+    expect(await debitCredits(workspaceId, 'validation', 3, { account, sequence: 0, through: 4, items: 3 })).toMatchObject({ charged: 0, repeated: true });
+    expect(await debitCredits(workspaceId, 'validation', 1, { account, sequence: 3 })).toMatchObject({ repeated: true });
+    expect(await usageOf(workspaceId, account)).toEqual({ items: 3, charged: 3, overage: 0, next: 5 });
+    // More than the balance, overage off: nothing taken.
+    await expect(debitCredits(workspaceId, 'validation', 8, { account, sequence: 5, through: 12, items: 8 })).rejects.toMatchObject({ code: 'validation_credits_exhausted' });
+    expect(await debitCredits(workspaceId, 'validation', 2, { account, sequence: 5, through: 7, items: 2 })).toMatchObject({ charged: 2, remaining: 5 });
+    expect(await usageOf(workspaceId, account)).toEqual({ items: 5, charged: 5, overage: 0, next: 8 });
   });
 
   itRacingOneDocument('charges an item once when its charges race', async () => {
@@ -72,6 +88,6 @@ describe('credits', () => {
       { charged: 3, overage: 0, remaining: 1, repeated: false },
       { charged: 1, overage: 2, remaining: 0, repeated: false },
     ]);
-    expect(await usageOf(workspaceId, 'scrape-run:r2')).toEqual({ items: 2, charged: 4, overage: 2 });
+    expect(await usageOf(workspaceId, 'scrape-run:r2')).toEqual({ items: 2, charged: 4, overage: 2, next: 2 });
   });
 });

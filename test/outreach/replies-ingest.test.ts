@@ -79,6 +79,10 @@ describe('reading replies', () => {
       messageId: '<reply-1@navy.test>',
       effectsAppliedAt: expect.any(Date),
     });
+    // One event for it, with the reply as the replies list shows it.
+    const events = await collection('events').find({ type: 'outreach.reply.received', 'data.id': replies[0]!._id }).toArray();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ kind: 'reply', lead_id: leads[0]!.id, campaign_id: campaign.id, from_email: 'grace@navy.test' });
 
     // Read again, nothing new; the lead that replied gets no follow-up, the other does.
     expect((await readMailboxes())[inbox.id]).toEqual({ stored: 0, alreadyStored: 0 });
@@ -172,6 +176,10 @@ describe('reading replies', () => {
     await readMailboxes();
     expect(await suppressed()).toEqual(['full@box.test repeated_soft_bounces']);
     expect(await collection('outreach_replies').countDocuments({ bouncedEmail: 'full@box.test', bounceType: 'soft' })).toBe(3);
+    const bounces = await collection('outreach_replies').find({ bouncedEmail: 'full@box.test' }).toArray();
+    const events = await collection('events').find({ type: 'outreach.bounce.received', 'data.id': { $in: bounces.map((b) => b._id) } }).toArray();
+    expect(events).toHaveLength(3);
+    for (const event of events) expect(event.data).toMatchObject({ kind: 'bounce', bounce_type: 'soft' });
   });
 
   it('takes each message once across a lost cursor, leaves the inbox\'s own copies out, and keeps what matches nothing', async () => {

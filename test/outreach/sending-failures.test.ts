@@ -91,6 +91,9 @@ describe('permanent refusals', () => {
     const paused = await inboxFigures();
     expect(paused).toMatchObject({ sent24h: 4, bounceRate24h: 0.25, sendingPausedAt: expect.any(String), sendingPausedReason: expect.stringContaining('1 bounces in 4 sends') });
     expect(paused.health).toBe(0);
+    const pausedEvents = await mongoose.connection.db!.collection('events').find({ type: 'outreach.inbox.paused', 'data.id': inbox.id }).toArray();
+    expect(pausedEvents).toHaveLength(1);
+    expect(pausedEvents[0]!.data).toMatchObject({ id: inbox.id, sendingPausedAt: expect.any(String) });
 
     // Another campaign on the same inbox sends nothing while it is paused.
     const sequence = await createSequence(server, key, oneStep);

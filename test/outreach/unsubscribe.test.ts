@@ -65,6 +65,10 @@ describe('one-click unsubscribe', () => {
     expect(list).toMatchObject({ total: 1, suppressions: [{ email: 'leaving@x.test', reason: 'unsubscribe' }] });
     expect((await server.request('GET', `/api/leads/${lead.id}`, { key })).body.lead.unsubscribed_at).toEqual(expect.any(String));
     for (const campaign of campaigns) expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ unsubscribed: 1, active: 0 });
+    // One event, however often the link is used, with the lead as its GET answers it.
+    const events = await mongoose.connection.db!.collection('events').find({ type: 'outreach.lead.unsubscribed', 'data.id': lead.id }).toArray();
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data).toMatchObject({ id: lead.id, email: 'leaving@x.test', unsubscribed_at: expect.any(String) });
 
     clock.advance(2 * 24 * 3_600_000);
     await runOutreachPass();

@@ -33,14 +33,14 @@ export interface TestDnsServer {
 const normalize = (name: string) => name.toLowerCase().replace(/\.$/, '');
 
 /**
- * A real DNS server (dns2) on 127.0.0.1 for one test file, over UDP and TCP
- * on one port (node's resolver falls back to TCP when an answer is
- * truncated), answering MX, A and AAAA from `zones`.
+ * A real DNS server (dns2) on 127.0.0.1, over UDP and TCP on one port
+ * (node's resolver falls back to TCP when an answer is truncated),
+ * answering MX, A and AAAA from `zones`; `close` stops it.
  */
-export function useDnsServer(zones: Zones = {}): TestDnsServer {
+export async function startDnsServer(zones: Zones = {}): Promise<TestDnsServer & { close(): Promise<void> }> {
   const scripts = new Map<string, NameBehaviour>();
   const counts = new Map<string, number>();
-  const state = { servers: [] as string[], zones } as TestDnsServer;
+  const state = { servers: [] as string[], zones } as TestDnsServer & { close(): Promise<void> };
 
   const answer = (request: Packet, send: (response: Packet) => Promise<unknown>) => {
     const response = DnsPacket.createResponseFromRequest(request);
@@ -76,28 +76,41 @@ export function useDnsServer(zones: Zones = {}): TestDnsServer {
     scripts.clear();
     counts.clear();
   };
-  beforeAll(async () => {
-    // UDP takes a free port first; TCP then needs that same one, which another process may hold: try again.
-    for (let attempt = 1; ; attempt++) {
-      udp = dns2.createUDPServer(answer);
-      await udp.listen(0, '127.0.0.1');
-      const { port } = udp.address();
-      tcp = dns2.createTCPServer(answer).on('connection', (socket: Socket) => connections.add(socket.once('close', () => connections.delete(socket))));
-      try {
-        await new Promise<void>((listening, failed) => tcp!.once('error', failed).listen(port, '127.0.0.1', listening));
-        state.servers = [`127.0.0.1:${port}`];
-        return;
-      } catch (error) {
-        udp.close();
-        if (attempt === 5) throw error;
-      }
-    }
-  });
-  afterAll(async () => {
+  state.close = async () => {
     udp?.close();
     // A resolver's TCP connection would otherwise hold the close for the server's 10 s idle timeout.
     for (const socket of connections) socket.destroy();
     await new Promise((closed) => tcp?.close(closed));
+  };
+  // UDP takes a free port first; TCP then needs that same one, which another process may hold: try again.
+  for (let attempt = 1; ; attempt++) {
+    udp = dns2.createUDPServer(answer);
+    await udp.listen(0, '127.0.0.1');
+    const { port } = udp.address();
+    tcp = dns2.createTCPServer(answer).on('connection', (socket: Socket) => connections.add(socket.once('close', () => connections.delete(socket))));
+    try {
+      await new Promise<void>((listening, failed) => tcp!.once('error', failed).listen(port, '127.0.0.1', listening));
+      state.servers = [`127.0.0.1:${port}`];
+      return state;
+    } catch (error) {
+      udp.close();
+      if (attempt === 5) throw error;
+    }
+  }
+}
+
+/** The DNS server above for one test file: started before its tests, stopped after. */
+export function useDnsServer(zones: Zones = {}): TestDnsServer {
+  const state = { servers: [] as string[], zones } as TestDnsServer;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startDnsServer(zones);
+    close = started.close;
+    // The test holds `state`: it becomes a view of the started server, its zones included.
+    const { servers, script, queries, reset } = started;
+    Object.assign(state, { servers, script, queries, reset });
+    Object.defineProperty(state, 'zones', { get: () => started.zones, set: (next: Zones) => (started.zones = next) });
   });
+  afterAll(() => close?.());
   return state;
 }

@@ -2,8 +2,15 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
-/** One scripted answer: a chat completion whose message content is `content`, or an HTTP error, after an optional delay. */
-export type ScriptedAnswer = { content: string; delayMs?: number } | { status: number; delayMs?: number };
+/**
+ * One scripted answer, after an optional delay: a chat completion whose
+ * message content is `content`, one that calls tools (`toolCalls`, with
+ * `totalTokens` as its usage), or an HTTP error.
+ */
+export type ScriptedAnswer =
+  | { content: string; delayMs?: number }
+  | { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>; totalTokens?: number; delayMs?: number }
+  | { status: number; delayMs?: number };
 
 export interface ScriptedModel {
   url: string;
@@ -11,7 +18,12 @@ export interface ScriptedModel {
   script(...answers: ScriptedAnswer[]): void;
   fallback: ScriptedAnswer;
   /** The chat-completion requests received (their JSON bodies). */
-  requests: Array<{ model: string; messages: Array<{ role: string; content: string }>; response_format?: unknown }>;
+  requests: Array<{
+    model: string;
+    messages: Array<{ role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }>;
+    response_format?: unknown;
+    tools?: Array<{ function: { name: string } }>;
+  }>;
   reset(): void;
 }
 
@@ -52,14 +64,24 @@ export function useScriptedModel(env: Record<string, string>): ScriptedModel {
       if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
       if ('status' in answer) return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted failure' } }));
       res.writeHead(200, { 'content-type': 'application/json' });
+      const n = model.requests.length;
+      const message =
+        'toolCalls' in answer
+          ? {
+              role: 'assistant',
+              content: null,
+              tool_calls: answer.toolCalls.map((call, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+            }
+          : { role: 'assistant', content: answer.content };
+      const total = 'toolCalls' in answer ? (answer.totalTokens ?? 2) : 2;
       res.end(
         JSON.stringify({
-          id: `chatcmpl-${model.requests.length}`,
+          id: `chatcmpl-${n}`,
           object: 'chat.completion',
           created: Math.floor(Date.now() / 1000),
           model: request.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+          choices: [{ index: 0, message, finish_reason: 'toolCalls' in answer ? 'tool_calls' : 'stop' }],
+          usage: { prompt_tokens: total - 1, completion_tokens: 1, total_tokens: total },
         }),
       );
     });

@@ -35,6 +35,10 @@ describe('OpenAPI document and reference page', () => {
         'GET /api/leads/research-profiles',
         'POST /api/leads/research-profiles',
         'GET /api/leads/validate',
+        'POST /api/leads/validate',
+        'GET /api/leads/validate/{id}',
+        'POST /api/leads/validate/{id}/cancel',
+        'GET /api/leads/validate/{id}/results',
         'POST /api/scrapers',
         'GET /api/scrapers',
         'GET /api/scrapers/{id}',
@@ -70,6 +74,22 @@ describe('OpenAPI document and reference page', () => {
         'POST /api/outreach/send',
         'GET /api/outreach/stats',
         'GET /api/outreach/replies',
+        'POST /api/agents/runs',
+        'GET /api/agents/runs',
+        'GET /api/agents/runs/{id}',
+        'POST /api/agents/runs/{id}/reply',
+        'POST /api/agents/runs/{id}/cancel',
+        'POST /api/skills',
+        'GET /api/skills',
+        'DELETE /api/skills/{id}',
+        'POST /api/webhooks',
+        'GET /api/webhooks',
+        'GET /api/webhooks/{id}',
+        'PATCH /api/webhooks/{id}',
+        'DELETE /api/webhooks/{id}',
+        'POST /api/webhooks/{id}/test',
+        'GET /api/webhooks/{id}/deliveries',
+        'POST /api/webhooks/{id}/deliveries/{deliveryId}/retry',
       ].sort(),
     );
   });
@@ -100,7 +120,7 @@ describe('OpenAPI document and reference page', () => {
     expect(codes(paths['/api/leads/{id}'].patch, 409)).toEqual(['conflict']);
     expect(codes(paths['/api/leads/{id}'].patch, 403)).toEqual(['missing_permission', 'lead_limit']);
     expect(codes(paths['/api/scrapers/{id}'].delete, 409)).toEqual(['conflict']);
-    expect(codes(paths['/api/endpoints'].post, 409)).toEqual(['conflict']);
+    expect(codes(paths['/api/endpoints'].post, 409)).toEqual(['idempotency_in_progress', 'conflict']);
     expect(codes(paths['/api/leads'].post, 400)).toEqual(['validation_failed', 'invalid_json']);
     expect(codes(paths['/api/leads'].post, 413)).toEqual(['payload_too_large']);
     expect(codes(paths['/api/leads'].post, 415)).toEqual(['unsupported_media_type']);

@@ -27,6 +27,7 @@ let port = 0;
 // A server that accepts connections and never says a word.
 let silent: Server;
 let silentPort = 0;
+const loopback = { host: 'mx.acme.test', addresses: ['127.0.0.1'] };
 const options = () => ({ port, helo: 'probe.example.test', from: 'check@probe.example.test', timeoutMs: 1_000 });
 
 beforeAll(async () => {
@@ -45,7 +46,7 @@ afterAll(async () => {
 describe('SmtpProbe', () => {
   it('asks about several recipients on one connection, never sending DATA', async () => {
     commands.length = 0;
-    const probe = await SmtpProbe.open('127.0.0.1', options());
+    const probe = await SmtpProbe.open(loopback, options());
     expect(await probe.check('ada@acme.test')).toEqual({ kind: 'accepted', code: 250 });
     expect(await probe.check('nobody@acme.test')).toMatchObject({ kind: 'rejected', code: 550, text: expect.stringContaining('User unknown') });
     expect(await probe.check('grey@acme.test')).toMatchObject({ kind: 'temporary', reason: expect.stringContaining('451') });
@@ -64,15 +65,33 @@ describe('SmtpProbe', () => {
     ]);
   });
 
+  it('tries the host\'s next address when one refuses the connection', async () => {
+    loadConfig({ OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1,127.0.0.2' });
+    commands.length = 0;
+    // Nothing listens on 127.0.0.2 at the server's port.
+    const probe = await SmtpProbe.open({ host: 'mx.acme.test', addresses: ['127.0.0.2', '127.0.0.1'] }, options());
+    expect(await probe.check('ada@acme.test')).toEqual({ kind: 'accepted', code: 250 });
+    await probe.close();
+    expect(commands).toContain('RCPT ada@acme.test');
+    loadConfig({ OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' });
+  });
+
+  it('connects to none of a host\'s addresses when one of them is refused by the guard', async () => {
+    commands.length = 0;
+    // 127.0.0.9 is loopback but not exempted: refused like any private address (and, were it not, never reached).
+    await expect(SmtpProbe.open({ host: 'mx.acme.test', addresses: ['127.0.0.1', '127.0.0.9'] }, options())).rejects.toMatchObject({ code: 'url_not_allowed' });
+    expect(commands).toEqual([]);
+  });
+
   it('gives up on a server that never answers within the timeout', async () => {
     const started = Date.now();
-    await expect(SmtpProbe.open('127.0.0.1', { ...options(), port: silentPort })).rejects.toThrow(/no answer within 1000 ms/);
+    await expect(SmtpProbe.open(loopback, { ...options(), port: silentPort })).rejects.toThrow(/no answer within 1000 ms/);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('connects only where the outbound guard allows', async () => {
     loadConfig({});
-    await expect(SmtpProbe.open('127.0.0.1', options())).rejects.toMatchObject({ code: 'url_not_allowed' });
+    await expect(SmtpProbe.open(loopback, options())).rejects.toMatchObject({ code: 'url_not_allowed' });
     loadConfig({ OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' });
   });
 });

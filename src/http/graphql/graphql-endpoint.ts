@@ -29,7 +29,7 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: { rateLimit
     yoga.handle(req, res, {
       req,
       res,
-      requestContext: createRequestContext(req.headers.authorization, options.rateLimitPerMinute),
+      requestContext: createRequestContext(req.headers, options.rateLimitPerMinute),
       exposeHeaders: (headers) => {
         for (const [name, value] of Object.entries(headers)) if (!res.headersSent) res.setHeader(name, value);
       },

@@ -1,3 +1,4 @@
+import { emitEvent } from '../../events/events.service.ts';
 import type { z } from 'zod';
 import type { CampaignOut, createCampaignInput, updateCampaignInput } from '../../../schema/outreach/campaigns.ts';
 import type { Principal } from '../../auth/principal.ts';
@@ -118,7 +119,8 @@ export const activeCampaigns = () => Campaign.find({ status: 'active' }).sort({ 
 
 /** An active campaign with nothing left to send is completed (a paused one stays paused). */
 export async function completeCampaign(campaignId: string): Promise<void> {
-  await updateIfMatches(Campaign, campaignId, { status: 'active' }, { $set: { status: 'completed' } });
+  const completed = await updateIfMatches(Campaign, campaignId, { status: 'active' }, { $set: { status: 'completed' } });
+  if (completed) await emitEvent(completed.workspaceId, 'outreach.campaign.completed', await toCampaign(completed as CampaignDoc), `${campaignId}:${(completed as CampaignDoc).updatedAt.getTime()}`);
 }
 
 /** The names of the workspace's active campaigns that use an inbox or a sequence (which may then not be deleted). */

@@ -1,3 +1,5 @@
+import { toInbox } from './inboxes.service.ts';
+import { emitEvent } from '../../events/events.service.ts';
 import { now } from '../../clock.ts';
 import { settings } from '../../config.ts';
 import { findOwned } from '../../db/find-owned.ts';
@@ -69,5 +71,6 @@ export async function applyBounceGuard(workspaceId: string, inboxId: string): Pr
   const paused = await withKeyLock(`inbox:${inboxId}`, () =>
     updateIfMatches(Inbox, inboxId, { sendingPausedAt: null }, { $set: { sendingPausedAt: now(), sendingPausedReason: reason } }),
   );
+  if (paused) await emitEvent(workspaceId, 'outreach.inbox.paused', await toInbox(paused as InboxDoc), `${inboxId}:${(paused as InboxDoc).sendingPausedAt!.getTime()}`);
   return paused !== null;
 }

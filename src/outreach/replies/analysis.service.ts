@@ -8,7 +8,8 @@ import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { AnalysisPending, Reply, type AnalysisPendingDoc, type ReplyDoc } from './reply.model.ts';
 import { analyzeHeuristically, type Analysis } from './sentiment-heuristic.ts';
-import { analyzeWithModel, configuredModel } from './sentiment-model.ts';
+import { configuredModel } from '../../llm/configured-model.ts';
+import { analyzeWithModel } from './sentiment-model.ts';
 
 /** A model that cannot be reached is tried again after 1, 2, 4, 8 minutes; then the heuristic answers. */
 const modelAttempts = 5;

@@ -8,7 +8,7 @@ import { Reply, replyKinds, sentiments, type ReplyDoc } from './reply.model.ts';
 type Input = z.infer<typeof listRepliesInput>;
 type Output = z.infer<typeof listRepliesOutput>;
 
-const toReply = (doc: ReplyDoc, withSentiment: boolean): ReplyOut => ({
+export const toReply = (doc: ReplyDoc, withSentiment: boolean): ReplyOut => ({
   id: doc._id,
   campaign_id: doc.campaignId ?? null,
   lead_id: doc.leadId ?? null,

@@ -1,3 +1,5 @@
+import { emitEvent } from '../../events/events.service.ts';
+import { toReply } from './list-replies.service.ts';
 import EmailReplyParser from 'email-reply-parser';
 import { isSuppressionEntry } from '../../../schema/outreach/suppressions.ts';
 import { simpleParser, type ParsedMail } from 'mailparser';
@@ -123,6 +125,8 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
 async function settle(reply: ReplyDoc): Promise<void> {
   if (!reply.effectsAppliedAt) {
     await applyEffects(reply);
+    // Its event is stored once (its id comes from the reply's), however often this runs.
+    if (reply.kind === 'reply' || reply.kind === 'bounce') await emitEvent(reply.workspaceId, `outreach.${reply.kind}.received`, toReply(reply, false), reply._id);
     await Reply.updateOne({ _id: reply._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
   }
   if (reply.kind !== 'bounce' && !reply.analyzedAt) await queueAnalysis(reply._id);

@@ -1,7 +1,5 @@
-import OpenAI from 'openai';
 import { z } from 'zod';
-import { settings } from '../../config.ts';
-import { guardedFetch } from '../../net/guarded-fetch.ts';
+import type { ConfiguredModel } from '../../llm/configured-model.ts';
 import { sentiments } from './reply.model.ts';
 import type { Analysis } from './sentiment-heuristic.ts';
 
@@ -18,22 +16,13 @@ const instructions =
   '`referral`: points to another person; put their email address in `intent` when given. ' +
   '`objection`: a reason not to buy now (price, timing, a competitor). `negative`: not interested. `positive`: interested or wants to talk.';
 
-/** The configured model, or null when none is (then the heuristic classifier answers). */
-export function configuredModel(): { client: OpenAI; model: string } | null {
-  const config = settings();
-  if (!config.OPENAI_BASE_URL || !config.OPENAI_MODEL) return null;
-  // Retries are the analyzer's (a reply left pending is tried again later), not the SDK's.
-  const client = new OpenAI({ baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY ?? 'unset', fetch: guardedFetch, maxRetries: 0, timeout: 60_000 });
-  return { client, model: config.OPENAI_MODEL };
-}
-
 /**
  * The model's analysis of a reply: structured output checked with zod,
  * asked twice at most; null when both answers were unusable. A model that
  * cannot be reached throws (the reply stays pending).
  */
 export async function analyzeWithModel(
-  { client, model }: NonNullable<ReturnType<typeof configuredModel>>,
+  { client, model }: ConfiguredModel,
   reply: { kind: string; subject: string; bodyText: string },
 ): Promise<Analysis | null> {
   for (let attempt = 0; attempt < 2; attempt++) {

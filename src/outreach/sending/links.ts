@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { settings, type Config } from '../../config.ts';
+import { baseUrl } from '../../config.ts';
 import { signingKey } from '../../secrets/secret-box.ts';
 
 /**
@@ -24,8 +24,6 @@ export function readToken(purpose: 'unsubscribe' | 'open', token: string): strin
   return given.length === expected.length && timingSafeEqual(given, expected) ? recordId : null;
 }
 
-/** Links go out in mail, so they need an absolute base: PUBLIC_BASE_URL, or this host for local use. */
-export const baseUrl = (config: Config = settings()) => (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
 export const unsubscribeUrl = (recordId: string) => `${baseUrl()}/u/${tokenFor('unsubscribe', recordId)}`;
 export const openPixelUrl = (recordId: string) => `${baseUrl()}/o/${tokenFor('open', recordId)}.gif`;

@@ -50,7 +50,7 @@ const isClientGone = (error: unknown) => (error as { code?: string } | null)?.co
 export function createSuppressionsCsvRoute(options: { rateLimitPerMinute: number; onFault: (error: unknown) => void }) {
   return async function serveSuppressionsCsv(req: IncomingMessage, res: ServerResponse) {
     noteRequest({ route: suppressionsPath });
-    const ctx = createRequestContext(req.headers.authorization, options.rateLimitPerMinute);
+    const ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
     let rows: AsyncGenerator<SuppressionOut> | undefined;
     try {
       const principal = await admitCall(ctx, listSuppressionsAccess);

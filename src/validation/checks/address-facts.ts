@@ -1,4 +1,4 @@
-import { isDisposableEmailDomain } from 'disposable-email-domains-js';
+import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 import emailAddresses from 'email-addresses';
 
 /** What can be told of an address without asking its mail server. */
@@ -36,6 +36,10 @@ const freeMailDomains = new Set([
   'mail.ru', 'qq.com', '163.com', 'fastmail.com', 'tutanota.com', 'hey.com', 'orange.fr', 'free.fr', 'libero.it',
 ]);
 
+/** The disposable-domain list as one Set, built on first use (the package's own check builds it again on every call). */
+let disposableDomains: Set<string> | undefined;
+const isDisposableDomain = (domain: string) => (disposableDomains ??= disposableEmailBlocklistSet()).has(domain);
+
 /**
  * The facts of an address, or null when it is not one (RFC 5322 addr-spec,
  * parsed by email-addresses; a domain needs a dot, as mail on the internet
@@ -52,7 +56,7 @@ export function addressFacts(input: string): AddressFacts | null {
     local,
     domain,
     isRole: roleLocals.has(local.split('+')[0]!) || roleLocals.has(base),
-    isDisposable: isDisposableEmailDomain(domain),
+    isDisposable: isDisposableDomain(domain),
     isFreeMail: freeMailDomains.has(domain),
   };
 }

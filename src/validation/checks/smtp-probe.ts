@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { approvedAddresses } from '../../net/address-guard.ts';
+import { assertAddressesAllowed } from '../../net/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 
 /** What a mail server said of one recipient. */
@@ -46,25 +46,31 @@ export class SmtpProbe {
     socket.on('close', () => this.fail(new Error('the server closed the connection')));
   }
 
-  /** Connects to `host` (through the address guard: a refused address throws its error) and opens the conversation. */
-  static async open(host: string, options: ProbeOptions): Promise<SmtpProbe> {
-    const [address] = await approvedAddresses(host, addressPolicy());
-    const socket = connect({ host: address!, port: options.port });
-    const probe = new SmtpProbe(socket, options);
+  /**
+   * Connects to the mail host at one of `addresses` (its own DNS answer,
+   * tried in order), which the outbound address guard must allow, all of
+   * them: a refused host throws the guard's error before any connection.
+   */
+  static async open(target: { host: string; addresses: string[] }, options: ProbeOptions): Promise<SmtpProbe> {
+    const addresses = assertAddressesAllowed(target.host, target.addresses, addressPolicy());
+    let socket: Socket | undefined;
+    for (const [i, address] of addresses.entries()) {
+      try {
+        socket = await connected(address, options);
+        break;
+      } catch (error) {
+        if (i === addresses.length - 1) throw error;
+      }
+    }
+    const probe = new SmtpProbe(socket!, options);
     try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('error', reject);
-        socket.setTimeout(options.timeoutMs, () => reject(new Error(`no connection within ${options.timeoutMs} ms`)));
-      });
-      socket.setTimeout(0);
       expect(await probe.reply(), 220, 'greeting');
       const ehlo = await probe.command(`EHLO ${options.helo}`);
       if (ehlo.code !== 250) expect(await probe.command(`HELO ${options.helo}`), 250, 'HELO');
       expect(await probe.command(`MAIL FROM:<${options.from}>`), 250, 'MAIL FROM');
       return probe;
     } catch (error) {
-      socket.destroy();
+      socket!.destroy();
       throw error;
     }
   }
@@ -134,6 +140,16 @@ export class SmtpProbe {
     this.waiting = null;
     waiting?.reject(this.failure);
   }
+}
+
+function connected(address: string, options: ProbeOptions): Promise<Socket> {
+  const socket = connect({ host: address, port: options.port });
+  return new Promise<Socket>((resolve, reject) => {
+    const fail = (error: Error) => (socket.destroy(), reject(error));
+    socket.once('connect', () => (socket.setTimeout(0), socket.off('error', fail), resolve(socket)));
+    socket.once('error', fail);
+    socket.setTimeout(options.timeoutMs, () => fail(new Error(`no connection within ${options.timeoutMs} ms`)));
+  });
 }
 
 function expect(reply: Reply, code: number, step: string) {

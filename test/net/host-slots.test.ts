@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHostSlots } from '../../scrapers/host-slots.ts';
+import { createHostSlots } from '../../src/net/host-slots.ts';
 
 describe('host slots', () => {
   it('lets at most the limit through per host, in arrival order, hosts independent', async () => {

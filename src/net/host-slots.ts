@@ -1,7 +1,7 @@
 /**
- * At most `limit` crawls of the same host at once in this process; the
- * others wait their turn, first come first served. A crawl fetches its
- * pages one after another, so this caps concurrent requests per host.
+ * At most `limit` holders of a host's slot at once in this process (crawls
+ * of a web host, SMTP probe connections to a mail host); the others wait
+ * their turn, first come first served.
  */
 export function createHostSlots(limit: () => number) {
   const active = new Map<string, number>();

@@ -1,0 +1,162 @@
+import * as cheerio from 'cheerio';
+import type { AnyNode, Element } from 'cheerio';
+import { personFromLinkedData, readLinkedData } from './contacts-linked-data.ts';
+import { emailsIn, isGenericAddress, localPartMatches } from './contacts-emails.ts';
+import { isJobTitle } from './job-titles.ts';
+
+export interface FoundPerson {
+  name: string;
+  title: string | null;
+  email: string | null;
+  linkedin_url: string | null;
+  phone: string | null;
+}
+
+export interface PageContacts {
+  /** Each person once, the most complete record kept. */
+  people: FoundPerson[];
+  /** Every distinct address on the page, lower-cased, generic ones (info@) included. */
+  emails: string[];
+  organization: { name: string | null; description: string | null; locality: string | null };
+}
+
+// Quotes of customers and reviewers: their people are not this organisation's.
+const quoted = 'blockquote, q, figure, [class*="testimonial" i], [class*="review" i], [class*="quote" i], [class*="customer" i]';
+const particles = new Set(['van', 'von', 'de', 'da', 'del', 'della', 'di', 'du', 'der', 'den', 'ten', 'ter', 'le', 'la', 'bin', 'al', 'y']);
+const notNames =
+  /\b(team|office|company|contact|about|careers?|blog|news|home|services|products?|solutions|pricing|partners|customers|privacy|terms|policy|street|road|avenue|inc|gmbh|ltd|llc|ag|plc|sas|read|more|learn|sign|get|started|our|meet|us|we|the|and|welcome|follow|email|phone|address|linkedin|twitter)\b/i;
+const nameWord = /^(\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?[\p{Ll}'’]+)*|\p{Lu}\.|\p{Lu}'\p{Lu}[\p{Ll}]+)$/u;
+const inlinePerson = /^(.{3,60}?)\s*(?:[—–|:]|\s-\s|,)\s*(.{2,80})$/u;
+const capitalised = "\\p{Lu}[\\p{Ll}'’-]+";
+const nameInText = `(${capitalised}(?:\\s+(?:(?:van|von|de|da|del|di|du|der|den|le|la)\\s+)?${capitalised}){1,3})`;
+// Sentences naming someone with their title: "our CTO, Anna Schmidt," / "Anna Schmidt, our CTO," / "Anna Schmidt (CTO)".
+const prosePatterns = [
+  new RegExp(`\\b(?:our|the|as)\\s+(?:our\\s+)?([\\p{L}&\\s-]{2,40}?),\\s+${nameInText}\\b`, 'gu'),
+  new RegExp(`${nameInText},\\s+(?:our|the)\\s+([\\p{L}&\\s-]{2,40}?)(?=[,.;]|\\s(?:and|who|since)\\b)`, 'gu'),
+  new RegExp(`${nameInText}\\s+\\(([^)]{2,40})\\)`, 'gu'),
+];
+
+/** People a sentence names with their title, as [name, title]. */
+function peopleInProse(text: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  for (const [index, pattern] of prosePatterns.entries()) {
+    for (const match of text.matchAll(pattern)) {
+      const [name, title] = index === 0 ? [match[2]!, match[1]!] : [match[1]!, match[2]!];
+      if (looksLikeName(name) && isJobTitle(title) && !otherCompany(title)) found.push([name, title.trim()]);
+    }
+  }
+  return found;
+}
+
+/** A plausible human name: 2 to 4 capitalised words (particles such as "van" allowed inside), nothing else. */
+export function looksLikeName(text: string): boolean {
+  const words = text.trim().split(/\s+/);
+  if (words.length < 2 || words.length > 4 || notNames.test(text) || isJobTitle(text)) return false;
+  return words.every((word, i) => nameWord.test(word) || (i > 0 && i < words.length - 1 && particles.has(word)));
+}
+
+interface Segment {
+  text: string;
+  node: AnyNode;
+}
+
+/** People, addresses and the organisation a page shows: JSON-LD first, then team cards, lists and tables. */
+export function extractContacts(html: string, pageUrl: string): PageContacts {
+  const $ = cheerio.load(html);
+  const linked = readLinkedData($);
+  const people = new Map<string, FoundPerson>();
+  const add = (person: FoundPerson) => {
+    const key = person.name.toLowerCase();
+    const known = people.get(key);
+    people.set(key, known ? { name: known.name, title: known.title ?? person.title, email: known.email ?? person.email, linkedin_url: known.linkedin_url ?? person.linkedin_url, phone: known.phone ?? person.phone } : person);
+  };
+  for (const person of linked.people) add(personFromLinkedData(person));
+
+  $('script, style, noscript, template, svg').remove();
+  $(quoted).remove();
+  const pageEmails = new Set<string>([...linked.people.flatMap((p) => (p.email ? [p.email] : [])), ...emailsIn($, $.root())]);
+  for (const person of peopleInMarkup($, pageUrl)) add(person);
+
+  // An address named after a person (anna.schmidt@) goes to them when their card held none.
+  for (const person of people.values()) {
+    if (person.email) continue;
+    const own = [...pageEmails].filter((email) => !isGenericAddress(email) && localPartMatches(email, person.name));
+    if (own.length === 1 && ![...people.values()].some((other) => other.email === own[0])) person.email = own[0]!;
+  }
+  const title = $('meta[property="og:site_name"]').attr('content') ?? $('title').first().text().split(/\s+[|–—-]\s+/)[0];
+  return {
+    people: [...people.values()],
+    emails: [...pageEmails].sort(),
+    organization: {
+      name: linked.organization.name ?? (title?.trim() || null),
+      description: linked.organization.description ?? ($('meta[name="description"]').attr('content')?.trim() || null),
+      locality: linked.organization.locality,
+    },
+  };
+}
+
+/** Names with a job title beside them (same element, next or previous text of one card), and the card's address and LinkedIn link. */
+function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
+  const segments: Segment[] = [];
+  const walk = (node: AnyNode) => {
+    if (node.type === 'text') {
+      const text = $(node).text().replace(/\s+/g, ' ').trim();
+      if (text) segments.push({ text, node });
+    } else if ('children' in node) for (const child of node.children) walk(child);
+  };
+  walk($('body')[0] ?? $.root()[0]!);
+  const found: Array<{ person: FoundPerson; card: Element }> = [];
+  for (const [i, segment] of segments.entries()) {
+    const inline = inlinePerson.exec(segment.text);
+    if (inline && looksLikeName(inline[1]!) && isJobTitle(inline[2]!) && !otherCompany(inline[2]!)) {
+      found.push({ person: blank(inline[1]!, inline[2]!), card: blockOf(segment.node) });
+      continue;
+    }
+    const named = peopleInProse(segment.text);
+    if (named.length > 0) {
+      for (const [name, title] of named) found.push({ person: blank(name, title), card: blockOf(segment.node) });
+      continue;
+    }
+    if (!looksLikeName(segment.text)) continue;
+    const title = [segments[i + 1], segments[i + 2], segments[i - 1]].find(
+      (other) => other && isJobTitle(other.text) && !looksLikeName(other.text) && !otherCompany(other.text) && closeTogether(segment.node, other.node),
+    );
+    if (title) found.push({ person: blank(segment.text, title.text), card: commonAncestor(segment.node, title.node) });
+  }
+  // A card holding one person only: its address and LinkedIn link are theirs.
+  return found.map(({ person, card }) => {
+    if (found.filter((other) => other.card === card || contains(card, other.card)).length !== 1) return person;
+    const emails = emailsIn($, $(card)).filter((email) => !isGenericAddress(email));
+    const href = $(card).find('a[href*="linkedin.com/in/"]').attr('href');
+    const linkedin = href ? new URL(href, pageUrl).toString() : null;
+    return { ...person, email: emails.length === 1 ? emails[0]! : null, linkedin_url: linkedin };
+  });
+}
+
+const blank = (name: string, title: string): FoundPerson => ({ name: name.trim(), title: title.trim(), email: null, linkedin_url: null, phone: null });
+const otherCompany = (title: string) => /\s(?:at|@)\s+\S/i.test(title);
+
+const parentOf = (node: AnyNode): Element | null => (node.parent && node.parent.type !== 'root' ? (node.parent as Element) : null);
+
+/** The nearest element that is a block of its own (a list item, a row, a card), for a one-line "Name — Title". */
+function blockOf(node: AnyNode): Element {
+  let element = parentOf(node)!;
+  while (element && /^(a|span|strong|b|em|i|small)$/.test(element.name) && parentOf(element)) element = parentOf(element)!;
+  return element;
+}
+
+function ancestors(node: AnyNode): Element[] {
+  const list: Element[] = [];
+  for (let element = parentOf(node); element; element = parentOf(element)) list.push(element);
+  return list;
+}
+
+function commonAncestor(a: AnyNode, b: AnyNode): Element {
+  const of = new Set(ancestors(b));
+  return ancestors(a).find((element) => of.has(element)) ?? (parentOf(a) as Element);
+}
+
+/** Name and title belong together when they meet at most three levels above the name (a card, a row). */
+const closeTogether = (a: AnyNode, b: AnyNode) => ancestors(a).indexOf(commonAncestor(a, b)) <= 2;
+
+const contains = (outer: Element, inner: Element) => ancestors(inner).includes(outer);

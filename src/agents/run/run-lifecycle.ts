@@ -1,0 +1,115 @@
+import { finishedAgentRunStatuses, type AgentRunStatus } from '../../../schema/agents.ts';
+import { now } from '../../clock.ts';
+import { closeUsage, usageOf } from '../../credits/credits.service.ts';
+import { withKeyLock } from '../../db/key-lock.ts';
+import { updateIfMatches } from '../../db/update-if-matches.ts';
+import { emitEvent } from '../../events/events.service.ts';
+import { AgentConversation, AgentRun, type AgentRunDoc, type Playbook } from '../agent-run.model.ts';
+import { toAgentRun } from '../agent-run-mapper.ts';
+import { writeArtifacts } from '../artifacts/artifacts.service.ts';
+
+/** The credit usage account of a run: each step is one charge to it, at most once. */
+export const usageAccount = (runId: string) => `agent:${runId}`;
+export const runLockKey = (runId: string) => `agent-run:${runId}`;
+
+const workingStatuses: AgentRunStatus[] = ['queued', 'planning', 'running'];
+const activeStatuses: AgentRunStatus[] = [...workingStatuses, 'paused'];
+export const isFinished = (status: AgentRunStatus) => finishedAgentRunStatuses.includes(status);
+
+/** Moves a run from one of `from` to `to` (with `fields`), or answers null when it is no longer in one of them. */
+function transition(runId: string, from: AgentRunStatus[], to: AgentRunStatus, fields: Record<string, unknown> = {}): Promise<AgentRunDoc | null> {
+  return withKeyLock(runLockKey(runId), () =>
+    updateIfMatches(AgentRun, runId, { status: { $in: from } }, { $set: { status: to, ...fields } }) as Promise<AgentRunDoc | null>,
+  );
+}
+
+/** A worker takes the run up: `queued` becomes `planning` (a run taken over or resumed keeps its status). */
+export async function beginRun(runId: string): Promise<void> {
+  await transition(runId, ['queued'], 'planning', { startedAt: now() });
+}
+
+export const markRunning = (runId: string) => transition(runId, ['planning'], 'running');
+
+/** Pauses a working run with the agent's question; null when it was cancelled meanwhile. */
+export async function pauseRun(runId: string, question: string): Promise<AgentRunDoc | null> {
+  const paused = await transition(runId, ['planning', 'running'], 'paused', { resultSummary: question });
+  if (paused) await emitEvent(paused.workspaceId, 'agent.run.paused', toAgentRun(paused), `${runId}:${paused.steps}`);
+  return paused;
+}
+
+/**
+ * Ends a working run (`completed` or `failed`), its files and charges
+ * written first so a client that sees it finished finds them; then the
+ * conversation's playbook, the closed usage account and the event. Null
+ * when it had already ended (cancelled meanwhile).
+ */
+export async function finishRun(runId: string, status: 'completed' | 'failed', summary: string, extra: { error?: string | null; result?: unknown } = {}): Promise<AgentRunDoc | null> {
+  const settled = await settledFields(runId, extra.result);
+  if (!settled) return null;
+  const ended = await transition(runId, workingStatuses, status, { ...settled, resultSummary: summary, error: extra.error ?? null, finishedAt: now() });
+  if (ended) await closeEndedRun(ended);
+  return ended;
+}
+
+/** Cancels a run not yet finished; null when it had finished. */
+export async function cancelRun(run: AgentRunDoc, summary: string): Promise<AgentRunDoc | null> {
+  const settled = await settledFields(run._id);
+  const resultSummary = run.resultSummary && run.status !== 'paused' ? run.resultSummary : summary;
+  const cancelled = settled && (await transition(run._id, activeStatuses, 'cancelled', { ...settled, resultSummary, finishedAt: now() }));
+  if (cancelled) await closeEndedRun(cancelled);
+  return cancelled || null;
+}
+
+/** The job gave the run up (its workers kept dying, or it kept failing). */
+export async function giveUpRun(runId: string, reason: string): Promise<void> {
+  await finishRun(runId, 'failed', `The run failed: ${reason}.`, { error: reason });
+}
+
+/** Writes a run's files (leads.csv; result.json with a result) and answers its charges, as they stand; null when the run is gone. */
+async function settledFields(runId: string, result?: unknown) {
+  const run = await AgentRun.findById(runId).lean<AgentRunDoc>();
+  if (!run) return null;
+  await writeArtifacts(run, result);
+  const usage = await usageOf(run.workspaceId, usageAccount(run._id));
+  return { creditsCharged: usage.charged, overageCredits: usage.overage };
+}
+
+/**
+ * What follows a run's end: the playbook, the closed usage account, the
+ * event. Idempotent: a run cancelled while its worker was mid-step is
+ * closed again by that worker, its files then holding that step's leads.
+ */
+export async function closeEndedRun(run: AgentRunDoc, rewrite = false): Promise<void> {
+  if (rewrite) {
+    const settled = await settledFields(run._id);
+    if (settled) await AgentRun.updateOne({ _id: run._id }, { $set: settled });
+  }
+  await recordInPlaybook(run);
+  await closeUsage(run.workspaceId, usageAccount(run._id));
+  if (run.status === 'completed' || run.status === 'failed') await emitEvent(run.workspaceId, `agent.run.${run.status}`, toAgentRun(run), run._id);
+}
+
+/** What a follow-up run inherits: each run's goal and summary, and which sites gave leads. */
+async function recordInPlaybook(run: AgentRunDoc): Promise<void> {
+  await withKeyLock(`agent-conversation:${run.conversationId}`, async () => {
+    const conversation = await AgentConversation.findById(run.conversationId).lean();
+    if (!conversation) return;
+    const playbook = (conversation.playbook ?? { runs: [], sources: [] }) as Playbook;
+    const runs = [...playbook.runs.filter((entry) => entry.runId !== run._id), { runId: run._id, goal: run.goal, summary: run.resultSummary ?? null, leadsSaved: run.leadsSaved }];
+    await AgentConversation.updateOne({ _id: run.conversationId }, { $set: { playbook: { ...playbook, runs: runs.slice(-20) } } });
+  });
+}
+
+/** Adds what a step learned about sites (leads per host) to the conversation's playbook. */
+export async function recordSources(conversationId: string, leadsByHost: Record<string, number>): Promise<void> {
+  if (Object.keys(leadsByHost).length === 0) return;
+  await withKeyLock(`agent-conversation:${conversationId}`, async () => {
+    const conversation = await AgentConversation.findById(conversationId).lean();
+    if (!conversation) return;
+    const playbook = (conversation.playbook ?? { runs: [], sources: [] }) as Playbook;
+    const sources = new Map(playbook.sources.map((source) => [source.host, source.leads]));
+    for (const [host, leads] of Object.entries(leadsByHost)) sources.set(host, (sources.get(host) ?? 0) + leads);
+    const list = [...sources].map(([host, leads]) => ({ host, leads })).slice(-200);
+    await AgentConversation.updateOne({ _id: conversationId }, { $set: { 'playbook.sources': list } });
+  });
+}

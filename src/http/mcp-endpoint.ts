@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { authenticate } from '../auth/authenticate.ts';
+import type { Principal } from '../auth/principal.ts';
+import { baseUrl } from '../config.ts';
+import { toErrorResponse } from '../errors/error-response.ts';
+import type { AppRouter } from '../router.ts';
+import { createRequestContext } from '../trpc/context.ts';
+import { procedureCaller, procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { readJsonBody } from './request-body.ts';
+import { sendJson } from './send-json.ts';
+
+interface Tool {
+  name: string;
+  path: string;
+  def: ProcedureDef;
+}
+
+/** An MCP tool name for a procedure path: `leads.list` → `leads_list`. */
+const toolName = (path: string) => path.replace(/\./g, '_');
+const allowed = (principal: Principal, def: ProcedureDef) => {
+  const permission = def.meta?.permission;
+  return permission === 'any' || principal.scopes.includes('*') || (permission !== undefined && principal.scopes.includes(permission));
+};
+
+function describe(def: ProcedureDef): string {
+  const openapi = def.meta?.openapi;
+  return [openapi?.summary, openapi?.description, openapi && `(${openapi.method} ${openapi.path}; permission ${def.meta?.permission})`].filter(Boolean).join(' ');
+}
+
+function inputSchema(def: ProcedureDef): { type: 'object'; [key: string]: unknown } {
+  const input = def.inputs[0];
+  if (!input || input.def.type === 'void') return { type: 'object', properties: {} };
+  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { ...schema, type: 'object' };
+}
+
+/**
+ * The MCP server at /mcp (Streamable HTTP, stateless): one tool per
+ * procedure of the router the credential may call, named after its path,
+ * described and typed from its zod contract, and called through the same
+ * caller as every surface (authentication, rate limit, permission,
+ * validation and credits alike). A bearer API key works; without a valid
+ * credential the answer is 401 naming the protected-resource metadata.
+ */
+export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerMinute: number; maxBodyBytes: number }) {
+  const call = procedureCaller(appRouter);
+  const tools: Tool[] = Object.entries(procedureDefs(appRouter))
+    .filter(([, def]) => def.type !== 'subscription' && def.meta?.openapi)
+    .map(([path, def]) => ({ name: toolName(path), path, def }));
+
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    let principal: Principal;
+    let body: unknown;
+    try {
+      principal = await authenticate(req.headers.authorization);
+      body = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
+    } catch (error) {
+      const { status, body } = toErrorResponse(error);
+      const challenge = { 'WWW-Authenticate': `Bearer resource_metadata="${baseUrl()}/.well-known/oauth-protected-resource/mcp"` };
+      return sendJson(res, status, body, status === 401 ? challenge : {});
+    }
+    const mine = tools.filter((tool) => allowed(principal, tool.def));
+    const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: mine.map((tool) => ({ name: tool.name, description: describe(tool.def), inputSchema: inputSchema(tool.def) })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = mine.find((t) => t.name === request.params.name);
+      if (!tool) return { isError: true, content: [{ type: 'text' as const, text: `Unknown tool ${request.params.name}` }] };
+      const ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
+      const takesInput = tool.def.inputs[0] !== undefined && tool.def.inputs[0].def.type !== 'void';
+      try {
+        const output = await call(ctx, tool.path, takesInput ? (request.params.arguments ?? {}) : undefined);
+        return { content: [{ type: 'text' as const, text: JSON.stringify(output) }], structuredContent: { result: output } };
+      } catch (error) {
+        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(toErrorResponse(error).body) }] };
+      }
+    });
+    // Stateless: a server and transport per request, nothing kept between them.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void transport.close().then(() => server.close()));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { exponential, type Agenda, type Job } from 'agenda';
 import { chromiumProblem } from '../scrapers/chromium.ts';
 import { settings } from '../src/config.ts';
@@ -74,6 +75,18 @@ export function defineWorkerJob(worker: Agenda, definition: JobDefinition) {
   });
 }
 
+/** Agenda's in-flight lookups, which it does not await on stop (they would meet a closed connection). */
+interface AgendaProcessorState {
+  isJobQueueFilling?: Map<string, boolean>;
+  localQueueProcessing?: number;
+}
+
+async function queueFillingSettled(processor: AgendaProcessorState | undefined) {
+  const busy = () => (processor?.isJobQueueFilling?.size ?? 0) > 0 || (processor?.localQueueProcessing ?? 0) > 0;
+  for (const deadline = Date.now() + 2_000; busy() && Date.now() < deadline; ) await sleep(20);
+  await sleep(50); // the unlock Agenda starts last without awaiting it
+}
+
 /** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
@@ -87,7 +100,11 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
   log.info('worker started', { jobs: jobRegistry.map((j) => j.name) });
   return {
     stop: async () => {
-      await worker.stop();
+      // Running jobs may finish within the grace; the rest keep their locks, which lapse so another worker takes them over.
+      await worker.drain({ timeout: settings().WORKER_STOP_GRACE_MS, closeConnection: false });
+      const processor = (worker as unknown as { jobProcessor?: AgendaProcessorState }).jobProcessor;
+      await worker.stop(false);
+      await queueFillingSettled(processor);
       resetJobQueue();
       for (const definition of jobRegistry) await definition.onWorkerStop?.();
     },

@@ -26,6 +26,7 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.string().optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
+  WORKER_STOP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Serve GET /metrics (Prometheus text, no key needed): `true` or `false`. */
   METRICS_ENABLED: z.stringbool().default(true),

@@ -5,6 +5,7 @@ import { dispatchEventJob } from './dispatch-event.ts';
 import { expireEndpointCacheJob } from './expire-endpoint-cache.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { outreachTickJob } from './outreach-tick.ts';
+import { pruneOAuthJob } from './prune-oauth.ts';
 import { pruneOutreachJob } from './prune-outreach.ts';
 import { pruneRateLimitsJob } from './prune-rate-limits.ts';
 import { pruneIdempotencyAndWebhooksJob } from './prune-idempotency-and-webhooks.ts';
@@ -31,5 +32,6 @@ export const jobRegistry: JobDefinition[] = [
   deliverWebhookJob,
   pruneIdempotencyAndWebhooksJob,
   pruneValidationJob,
+  pruneOAuthJob,
   ...subscribers.map((subscriber) => subscriber.job as JobDefinition),
 ];

@@ -24,6 +24,8 @@ const envSchema = z.object({
   STORE_SEMANTICS: z.enum(['auto', 'mongodb']).default('auto'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   PUBLIC_BASE_URL: z.string().optional(),
+  /** `true` behind a reverse proxy: the client's address is X-Forwarded-For's first entry and its protocol X-Forwarded-Proto. */
+  TRUST_PROXY: z.stringbool().default(false),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
   WORKER_STOP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),

@@ -6,6 +6,8 @@ import { ApiKey, type ApiKeyDoc } from './api-key.model.ts';
 import type { Principal } from './principal.ts';
 
 const keyPrefix = 'lok';
+/** How an API key starts; any other bearer credential is taken for an OAuth access token. */
+export const apiKeyPrefix = `${keyPrefix}_`;
 const secretLength = 40;
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const keyPattern = /^lok_[0-9A-Za-z]{32,}$/;

@@ -4,6 +4,7 @@ import { parseScopes, revokeApiKey } from '../auth/api-key.service.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../database.ts';
 import { logToStderr, setLogLevel } from '../logger.ts';
+import { setPassword } from '../sign-in/sign-in.service.ts';
 import { plans, type Plan } from '../workspaces/plans.ts';
 import { createOwnerKey, createWorkspace, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
 
@@ -12,7 +13,8 @@ const usage = `Usage:
   cli workspace update --id ID [--plan P] [--crawl-credits N] [--agent-credits N] [--validation-credits N] [--overage on|off] [--timezone IANA_ZONE]
   cli workspace show --id ID
   cli keys create --workspace ID --name N --scopes read,write [--brand BRAND_ID]
-  cli keys revoke --id ID`;
+  cli keys revoke --id ID
+  cli users set-password --email E [--workspace ID]   (the password is read from standard input)`;
 
 class UsageError extends Error {}
 
@@ -64,6 +66,16 @@ function timezone(value: string | undefined): string | undefined {
   return value;
 }
 
+/** The password from standard input (piped, or typed and ended with Ctrl-D); one trailing newline is not part of it. */
+async function passwordFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) console.error('Password (then Enter and Ctrl-D):');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('users set-password reads the password from standard input, which was empty');
+  return password;
+}
+
 async function run(command: string, flags: Flags): Promise<unknown> {
   switch (command) {
     case 'workspace create': {
@@ -88,6 +100,10 @@ async function run(command: string, flags: Flags): Promise<unknown> {
     }
     case 'keys revoke':
       return revokeApiKey(required(flags, 'id'));
+    case 'users set-password': {
+      const email = required(flags, 'email');
+      return { email, ...(await setPassword({ email, password: await passwordFromStdin(), workspaceId: flags.workspace })) };
+    }
     default:
       throw new UsageError(`Unknown command "${command}"`);
   }

@@ -5,6 +5,7 @@ import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
 import { queueDepth } from '../../jobs/queue.ts';
 import { serveOutreachLink } from '../outreach/sending/public-pages.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
+import { isOAuthPath, serveOAuth } from '../oauth/oauth.route.ts';
 import { isArtifactDownload, serveArtifactDownload } from '../agents/artifacts/artifact-download.route.ts';
 import { createSuppressionsCsvRoute, isSuppressionsCsvRequest } from '../outreach/suppressions/suppressions-csv.route.ts';
 import { appRouter } from '../router.ts';
@@ -36,10 +37,11 @@ function surfaceOf(pathname: string): string | undefined {
   if (pathname.startsWith('/u/')) return '/u/{token}';
   if (pathname.startsWith('/o/')) return '/o/{token}';
   if (isArtifactDownload(pathname)) return '/api/agents/artifacts/{id}';
+  if (isOAuthPath(pathname)) return '/oauth';
   return undefined;
 }
 
-/** The API's HTTP server: REST under /api, GraphQL, tRPC, the OpenAPI document and its reference page. */
+/** The API's HTTP server: REST under /api, GraphQL, tRPC, MCP, the OAuth server, the OpenAPI document and its reference page. */
 export function createApiServer(config: Config): Server {
   const surfaceOptions = { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, maxBodyBytes: config.MAX_BODY_BYTES, onFault: logFault };
   const rest = createRestBridge(appRouter, surfaceOptions);
@@ -83,6 +85,8 @@ export function createApiServer(config: Config): Server {
         return serveOutreachLink(req, res, pathname);
       case '/api/agents/artifacts/{id}':
         return serveArtifactDownload(req, res);
+      case '/oauth':
+        return serveOAuth(req, res, pathname);
     }
     // A download the JSON-only REST bridge cannot stream: the list operation's CSV form (see the route).
     if (isSuppressionsCsvRequest(req)) return suppressionsCsv(req, res);

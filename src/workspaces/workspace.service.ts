@@ -45,6 +45,18 @@ export async function getUser(workspaceId: string, userId: string): Promise<User
   return user;
 }
 
+/** A user by id alone (an OAuth token names its user, not the workspace); null when gone. */
+export async function findUserById(userId: string): Promise<UserDoc | null> {
+  return User.findById(userId).lean<UserDoc>();
+}
+
+/** Users with this email (case-insensitive): one per workspace the address belongs to. */
+export async function findUsersByEmail(email: string): Promise<UserDoc[]> {
+  const wanted = email.trim().toLowerCase();
+  const users = await User.find({}, { email: 1, workspaceId: 1, name: 1, role: 1 }).lean<UserDoc[]>();
+  return users.filter((user) => user.email.toLowerCase() === wanted);
+}
+
 /** True when the workspace's plan passes `gate` (features shown only on some plans). */
 export async function workspaceMeetsPlan(workspaceId: string, gate: PlanGate): Promise<boolean> {
   return meetsPlanGate((await getWorkspace(workspaceId)).plan, gate);

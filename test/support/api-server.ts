@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -36,17 +36,20 @@ export interface TestServer {
  * status the document does not list for that path and method, or a body
  * that does not match its schema, fails the test that made the request.
  */
-export function useApiServer(env: Record<string, string> = {}, options: { worker?: boolean } = {}): TestServer {
+export function useApiServer(env: Record<string, string> = {}, options: { worker?: boolean; publicBaseUrl?: boolean } = {}): TestServer {
   const server = {} as TestServer;
   let close: () => Promise<void>;
   beforeAll(async () => {
     setLogLevel('silent');
     const databaseUri = freshDatabaseUri();
     await connectDatabase(databaseUri);
-    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '10000', PORT: '0', SECRETS_KEY: testSecretsKey, ...env, MONGODB_URI: databaseUri });
+    // `publicBaseUrl`: PUBLIC_BASE_URL is the address served at (the OAuth issuer must be), so the port is picked first.
+    const port = options.publicBaseUrl ? await freePort() : 0;
+    const publicUrl = options.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {};
+    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '10000', PORT: String(port), SECRETS_KEY: testSecretsKey, ...publicUrl, ...env, MONGODB_URI: databaseUri });
     const http = createApiServer(config);
     const worker = options.worker ? await startWorker({ concurrency: 4 }) : undefined;
-    await new Promise<void>((done) => http.listen(0, '127.0.0.1', done));
+    await new Promise<void>((done) => http.listen(port, '127.0.0.1', done));
     server.baseUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
     server.databaseUri = databaseUri;
     let contract: Promise<Contract> | undefined;
@@ -76,6 +79,15 @@ export function useApiServer(env: Record<string, string> = {}, options: { worker
   });
   afterAll(() => close?.());
   return server;
+}
+
+/** A loopback port nobody listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((done) => probe.close(() => done()));
+  return port;
 }
 
 export interface TestWorkspace {

@@ -1,0 +1,54 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { baseUrl } from '../config.ts';
+import { sendJson } from '../http/send-json.ts';
+import { serveInteraction } from './interactions.route.ts';
+import { oauthHandler, oauthProvider, oauthRoutes } from './oauth-provider.ts';
+import { apiResource, apiScopes, isApiScope, mcpResource } from './oauth-scopes.ts';
+
+/** RFC 9728: what a client needs to get a token for `resource` (the API, or its MCP endpoint). */
+const protectedResourceMetadata = (resource: string) => ({
+  resource,
+  authorization_servers: [baseUrl()],
+  scopes_supported: apiScopes,
+  bearer_methods_supported: ['header'],
+  resource_name: 'Lead, Outreach, Agent and Scraping API',
+  resource_documentation: `${baseUrl()}/docs`,
+});
+
+/** True for the paths this module serves: /oauth/… and the OAuth well-known documents. */
+export const isOAuthPath = (pathname: string) =>
+  pathname.startsWith('/oauth/') ||
+  /^\/\.well-known\/(oauth-protected-resource|oauth-authorization-server|openid-configuration)(\/|$)/.test(pathname);
+
+/**
+ * An authorization request that names none of the API's scopes asks for all
+ * of them (the user unticks what they do not want on the consent page): a
+ * token with no permission at all is of no use to anybody.
+ */
+function withDefaultScopes(req: IncomingMessage) {
+  const url = new URL(req.url ?? '/', 'http://x');
+  const scopes = (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean);
+  if (scopes.some(isApiScope)) return;
+  url.searchParams.set('scope', [...scopes, ...apiScopes].join(' '));
+  req.url = `${url.pathname}${url.search}`;
+}
+
+/**
+ * The OAuth 2.1 authorization server (oidc-provider) and its metadata:
+ * RFC 8414 at /.well-known/oauth-authorization-server (also path-suffixed,
+ * and as OpenID discovery), RFC 9728 at /.well-known/oauth-protected-resource
+ * (and …/mcp for the MCP endpoint), the sign-in and consent pages, and the
+ * provider's endpoints under /oauth.
+ */
+export async function serveOAuth(req: IncomingMessage, res: ServerResponse, pathname: string) {
+  if (pathname === '/.well-known/oauth-protected-resource') return sendJson(res, 200, protectedResourceMetadata(apiResource()));
+  if (pathname === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, protectedResourceMetadata(mcpResource()));
+  if (pathname.startsWith('/.well-known/oauth-protected-resource/')) return sendJson(res, 404, { error: 'No such protected resource', code: 'not_found' });
+  const provider = oauthProvider();
+  const interaction = /^\/oauth\/interaction\/([\w-]+)(?:\/(login|consent))?$/.exec(pathname);
+  if (interaction) return serveInteraction(provider, req, res, interaction[2]);
+  // One authorization server whatever path suffix a client appends (RFC 8414 section 3.1, OpenID discovery alike).
+  if (pathname.startsWith('/.well-known/')) req.url = '/.well-known/openid-configuration';
+  if (pathname === oauthRoutes.authorization && req.method === 'GET') withDefaultScopes(req);
+  return oauthHandler()(req, res);
+}

@@ -32,7 +32,9 @@ export function useRedirectReceiver() {
   let server: Server;
   beforeAll(async () => {
     server = createServer((req, res) => {
-      received.push(new URL(req.url ?? '/', 'http://x').searchParams);
+      const url = new URL(req.url ?? '/', 'http://x');
+      // Only the redirects (the browser asks for /favicon.ico too).
+      if (url.pathname === '/callback') received.push(url.searchParams);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<p>You can close this window.</p>');
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -45,6 +45,13 @@ describe('the authorization server refuses', () => {
     expect((await server.request('GET', '/api/user', { key: first.body.access_token })).status).toBe(401);
   });
 
+  it('all but one of several exchanges of one code racing each other', async () => {
+    const flow = await codeFlow();
+    const answers = await Promise.all([exchange(flow), exchange(flow), exchange(flow)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400, 400]);
+    for (const refused of answers.filter((answer) => answer.status === 400)) expect(refused.body.error).toBe('invalid_grant');
+  });
+
   it('an authorization request without PKCE S256, to an unregistered redirect URI, or from an unknown client', async () => {
     const clientId = (await registerClient(server, redirect.url)).body.client_id as string;
     const { challenge } = pkcePair();

@@ -1,4 +1,4 @@
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { startWorker } from '../../jobs/worker.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -10,6 +10,7 @@ import type { Plan } from '../../src/workspaces/plans.ts';
 import { createOwnerKey, createWorkspace } from '../../src/workspaces/workspace.service.ts';
 import { fetchContract, type Contract } from '../contract/openapi-contract.ts';
 import { freshDatabaseUri } from './database.ts';
+import { freePort } from './processes.ts';
 
 /** A fixed SECRETS_KEY (32 bytes, base64) for servers the tests boot or spawn with MONGODB_URI, which refuse to start without one. */
 export const testSecretsKey = Buffer.alloc(32, 7).toString('base64');
@@ -29,7 +30,8 @@ export interface TestServer {
 /**
  * Boots the real API server for one test file, on its own database.
  * `env` overrides configuration (for example RATE_LIMIT_PER_MINUTE);
- * `worker: true` also runs the job worker in the process.
+ * `worker: true` also runs the job worker in the process; `publicBaseUrl: true`
+ * serves at PUBLIC_BASE_URL (what the OAuth issuer must equal).
  *
  * Every response `request` receives for a documented REST path is checked
  * against the served /openapi.json (test/contract/openapi-contract.ts): a
@@ -79,15 +81,6 @@ export function useApiServer(env: Record<string, string> = {}, options: { worker
   });
   afterAll(() => close?.());
   return server;
-}
-
-/** A loopback port nobody listens on right now. */
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((done) => probe.close(() => done()));
-  return port;
 }
 
 export interface TestWorkspace {

@@ -12,16 +12,18 @@ export interface Finished {
 
 /**
  * Runs a command to completion in the project folder, with the test's environment and `env` on top; with
- * `inherit: false`, with exactly `env` (plus PATH), so nothing of the test's own environment leaks in.
+ * `inherit: false`, with exactly `env` (plus PATH), so nothing of the test's own environment leaks in; `stdin` is written to
+ * its standard input.
  */
-export function run(command: string, args: string[], env: Record<string, string>, { inherit = true } = {}): Promise<Finished> {
+export function run(command: string, args: string[], env: Record<string, string>, { inherit = true, stdin }: { inherit?: boolean; stdin?: string } = {}): Promise<Finished> {
   return new Promise((done, fail) => {
     const base = inherit ? process.env : { PATH: process.env.PATH ?? '' };
-    const child = spawn(command, args, { cwd: projectRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: projectRoot, env: { ...base, ...env }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     child.once('error', fail);
     child.once('close', (code) => done({ code, stdout, stderr }));
   });

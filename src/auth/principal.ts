@@ -2,13 +2,13 @@ import type { Permission } from '../../schema/account.ts';
 import { AppError } from '../errors/app-error.ts';
 
 /**
- * Who is calling, whatever the credential: an API key today, an OAuth
- * access token later (only `authenticate()` changes then). Rate limits,
- * permissions and brand scoping read this and nothing else.
+ * Who is calling, whatever the credential: an API key or an OAuth access
+ * token (`authenticate()` tells them apart). Rate limits, permissions and
+ * brand scoping read this and nothing else.
  */
 export interface Principal {
   kind: 'api_key' | 'oauth';
-  /** The credential's public id (an API key's id, an OAuth token's id). */
+  /** The credential's public id (an API key's id; for an OAuth token, `oat_` and a hash of it). */
   id: string;
   workspaceId: string;
   userId: string;

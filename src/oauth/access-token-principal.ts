@@ -18,14 +18,14 @@ export async function principalForAccessToken(value: string): Promise<Principal>
   if (!audiences.some((audience) => acceptedAudiences().includes(audience))) {
     throw new AppError('unauthorized', 'This access token was issued for another audience');
   }
-  const user = token.accountId ? await findUserById(token.accountId) : null;
-  if (!user) throw new AppError('unauthorized', 'The access token\'s user no longer exists');
+  const workspaceId = typeof token.extra?.workspace_id === 'string' ? token.extra.workspace_id : (await findUserById(token.accountId ?? ''))?.workspaceId;
+  if (!workspaceId || !token.accountId) throw new AppError('unauthorized', 'The access token\'s user no longer exists');
   return {
     kind: 'oauth',
     // Public: a hash of the token, never the token itself (GET /api/user shows it; the rate limit counts by it).
     id: `oat_${createHash('sha256').update(value).digest('base64url').slice(0, 16)}`,
-    workspaceId: user.workspaceId,
-    userId: user._id,
+    workspaceId,
+    userId: token.accountId,
     brandId: null,
     scopes: (token.scope ?? '').split(' ').filter(isApiScope),
     status: 'active',

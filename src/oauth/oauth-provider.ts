@@ -30,6 +30,11 @@ function configuration(): Configuration {
       return user ? { accountId: sub, claims: () => ({ sub, email: user.email }) } : undefined;
     },
     claims: { openid: ['sub'], email: ['email'] },
+    // The user's workspace goes with each access token, so using one needs no second read.
+    extraTokenClaims: async (_ctx, token) => {
+      const user = 'accountId' in token && token.accountId ? await findUserById(token.accountId) : null;
+      return user ? { workspace_id: user.workspaceId } : undefined;
+    },
     scopes: ['openid', 'offline_access', 'email', ...apiScopes],
     routes: oauthRoutes,
     interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },

@@ -48,7 +48,14 @@ export class OAuthAdapter implements Adapter {
       userCode: payload.userCode,
       expiresAt: expiresIn ? new Date(nowMs() + expiresIn * 1000) : undefined,
     };
-    await OAuthRecord.replaceOne({ _id: this.key(id) }, fields, { upsert: true });
+    // Most saves are new codes and tokens: an insert costs the same at any size, where an update by key reads
+    // the whole collection on the embedded store. Only a save of something stored already is an update.
+    try {
+      await OAuthRecord.create({ _id: this.key(id), ...fields });
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      await OAuthRecord.replaceOne({ _id: this.key(id) }, fields);
+    }
   }
 
   find(id: string) {

@@ -84,6 +84,9 @@ describe('OAuth for MCP clients, as a client performs it', () => {
     const write = await server.request('POST', '/api/leads', { key: accessToken, body: { leads: [{ email: 'bob@x.test' }] } });
     expect(write.status).toBe(403);
     expect(write.body).toMatchObject({ code: 'missing_permission', permission: 'write' });
+    // GraphQL (and every surface) authenticates the same way.
+    const graphql = await server.request('POST', '/graphql', { key: accessToken, body: { query: '{ leadsList(limit: 10) { total leads { email } } }' } });
+    expect(graphql.body).toEqual({ data: { leadsList: { total: 1, leads: [{ email: 'ada@x.test' }] } } });
 
     // Refresh: a new access token and a new refresh token (rotation), the same grant.
     const refreshed = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId });

@@ -1,4 +1,6 @@
+import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
+import { pruneOAuthJob } from '../../jobs/prune-oauth.ts';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
 import { useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
@@ -112,6 +114,14 @@ describe('the authorization server refuses', () => {
     clock.advance(3600_000 + 1_000);
     const expired = await server.request('GET', '/api/user', { key: fresh.access_token });
     expect(expired.status).toBe(401);
+
+    // The prune job deletes what has expired (the embedded store has no TTL index); live refresh tokens stay.
+    const records = mongoose.connection.db!.collection('oauth_records');
+    const accessTokens = () => records.countDocuments({ model: 'AccessToken' });
+    expect(await accessTokens()).toBeGreaterThan(0);
+    await pruneOAuthJob.handle({});
+    expect(await accessTokens()).toBe(0);
+    expect(await records.countDocuments({ model: 'RefreshToken' })).toBeGreaterThan(0);
   });
 
   it('nothing to the client when the user denies consent', async () => {

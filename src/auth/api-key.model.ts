@@ -16,10 +16,24 @@ const apiKeySchema = new Schema(
     scopes: { type: [String], enum: permissions, required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active' },
     expiresAt: { type: Date, default: null },
-    lastUsedAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false },
 );
 
+/**
+ * When a key was last used, apart from the key: FerretDB applies an update
+ * as read, change, write of the whole document, so a use's write on the key
+ * itself could put back a revocation made meanwhile.
+ */
+const apiKeyUsageSchema = new Schema(
+  {
+    /** The key's `_id` (the hash). */
+    _id: { type: String, required: true },
+    lastUsedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
 export type ApiKeyDoc = InferRawDocTypeFromSchema<typeof apiKeySchema>;
 export const ApiKey = mongoose.model('ApiKey', apiKeySchema, 'api_keys');
+export const ApiKeyUsage = mongoose.model('ApiKeyUsage', apiKeyUsageSchema, 'api_key_usage');

@@ -2,7 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { permissions, type Permission } from '../../schema/account.ts';
 import { now } from '../clock.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { ApiKey, type ApiKeyDoc } from './api-key.model.ts';
+import { ApiKey, ApiKeyUsage, type ApiKeyDoc } from './api-key.model.ts';
 import type { Principal } from './principal.ts';
 
 const keyPrefix = 'lok';
@@ -11,8 +11,15 @@ export const apiKeyPrefix = `${keyPrefix}_`;
 const secretLength = 40;
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const keyPattern = /^lok_[0-9A-Za-z]{32,}$/;
-/** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
+/** lastUsedAt is a hint, not an audit log: each process writes it at most once a minute per key. */
 const lastUsedResolutionMs = 60_000;
+const lastUseWritten = new Map<string, number>();
+
+function noteUse(keyHash: string, at: Date) {
+  if (at.getTime() - (lastUseWritten.get(keyHash) ?? 0) <= lastUsedResolutionMs) return;
+  lastUseWritten.set(keyHash, at.getTime());
+  void ApiKeyUsage.updateOne({ _id: keyHash }, { $set: { lastUsedAt: at } }, { upsert: true }).catch(() => undefined);
+}
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -59,9 +66,7 @@ export async function principalForApiKey(token: string): Promise<Principal> {
   if (key.status !== 'active') throw new AppError('unauthorized', 'API key has been revoked');
   const at = now();
   if (key.expiresAt && key.expiresAt.getTime() <= at.getTime()) throw new AppError('unauthorized', 'API key has expired');
-  if (!key.lastUsedAt || at.getTime() - key.lastUsedAt.getTime() > lastUsedResolutionMs) {
-    void ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: at } }).catch(() => undefined);
-  }
+  noteUse(key._id, at);
   return {
     kind: 'api_key',
     id: key.keyId,

@@ -21,7 +21,7 @@ import { freePort } from '../test/support/processes.ts';
 import { formatFigures, loadWithKeys } from './support-load.ts';
 import { benchStore, createKeys } from './support-store.ts';
 
-const credentials = Number(process.env.BENCH_KEYS ?? 40);
+const credentials = Number(process.env.BENCH_KEYS ?? 200);
 const stored = Number(process.env.BENCH_STORED ?? 5_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = 10;

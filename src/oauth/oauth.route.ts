@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { baseUrl } from '../config.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { sendJson } from '../http/send-json.ts';
+import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
 import { serveInteraction } from './interactions.route.ts';
 import { oauthHandler, oauthProvider, oauthRoutes } from './oauth-provider.ts';
 import { apiResource, apiScopes, isApiScope, mcpResource } from './oauth-scopes.ts';
@@ -14,6 +16,9 @@ const protectedResourceMetadata = (resource: string) => ({
   resource_name: 'Lead, Outreach, Agent and Scraping API',
   resource_documentation: `${baseUrl()}/docs`,
 });
+
+/** Open registration needs no credential: each client address may register this many clients a minute. */
+const registrationsPerMinute = 20;
 
 /** True for the paths this module serves: /oauth/… and the OAuth well-known documents. */
 export const isOAuthPath = (pathname: string) =>
@@ -50,5 +55,12 @@ export async function serveOAuth(req: IncomingMessage, res: ServerResponse, path
   // One authorization server whatever path suffix a client appends (RFC 8414 section 3.1, OpenID discovery alike).
   if (pathname.startsWith('/.well-known/')) req.url = '/.well-known/openid-configuration';
   if (pathname === oauthRoutes.authorization && req.method === 'GET') withDefaultScopes(req);
+  if (pathname === oauthRoutes.registration && req.method === 'POST') {
+    const decision = await consumeRateLimit(`oauth-registration:${clientAddress(req)}`, registrationsPerMinute);
+    if (!decision.allowed) {
+      const description = `At most ${registrationsPerMinute} client registrations a minute from one address`;
+      return sendJson(res, 429, { error: 'rate_limited', error_description: description }, { 'Retry-After': String(decision.resetSeconds) });
+    }
+  }
   return oauthHandler()(req, res);
 }

@@ -1,61 +1,123 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const projectRoot = resolve(fileURLToPath(import.meta.url), '../../..');
-const wrapperDir = join(projectRoot, 'tools', 'ferretdb');
-const localBinary = join(projectRoot, '.tools', 'bin', 'ferretdb');
-/** The wrapper sources the local binary was built from, so a changed wrapper is rebuilt. */
-const builtFromFile = `${localBinary}.source-sha256`;
+const sourceDir = join(projectRoot, 'tools', 'ferretdb');
+const wrapperDir = join(sourceDir, 'wrapper');
+const patchDir = join(sourceDir, 'patch');
+const toolsDir = join(projectRoot, '.tools');
+/** The patched copy of the FerretDB module the wrapper's go.mod replaces the pinned one with. */
+const patchedModuleDir = join(toolsDir, 'ferretdb-module');
+const ferretDbModule = 'github.com/FerretDB/FerretDB@v1.24.2';
+
+/** The two builds: the service's patched FerretDB, and the unpatched one the differential test compares it with. */
+export type FerretDbBuild = 'patched' | 'upstream';
+
+const binaryOf = (build: FerretDbBuild) => join(toolsDir, 'bin', build === 'patched' ? 'ferretdb' : 'ferretdb-upstream');
+/** The sources a binary was built from, so a changed wrapper or patch is rebuilt. */
+const builtFromFileOf = (build: FerretDbBuild) => `${binaryOf(build)}.source-sha256`;
 
 const onPath = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
 
-function wrapperSourceHash(): string {
-  const hash = createHash('sha256');
-  for (const file of readdirSync(wrapperDir).filter((f) => /\.go$|^go\.(mod|sum)$/.test(f)).sort()) {
-    hash.update(file).update(readFileSync(join(wrapperDir, file)));
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => statSync(join(dir, file)).isFile())
+    .sort();
+}
+
+function sourceHash(build: FerretDbBuild): string {
+  const hash = createHash('sha256').update(build);
+  for (const file of filesUnder(build === 'patched' ? sourceDir : wrapperDir)) {
+    hash.update(file).update(readFileSync(join(build === 'patched' ? sourceDir : wrapperDir, file)));
   }
   return hash.digest('hex');
 }
 
-const localBinaryIsCurrent = (sourceHash: string) =>
-  existsSync(localBinary) && existsSync(builtFromFile) && readFileSync(builtFromFile, 'utf8') === sourceHash;
+const isCurrent = (build: FerretDbBuild, hash: string) =>
+  existsSync(binaryOf(build)) && existsSync(builtFromFileOf(build)) && readFileSync(builtFromFileOf(build), 'utf8') === hash;
+
+function run(go: string, args: string[], what: string): string {
+  const result = spawnSync(go, args, { cwd: wrapperDir, encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (result.status !== 0) throw new Error(`${what} failed (go exited ${result.status}); set MONGODB_URI to use an existing MongoDB instead.`);
+  return result.stdout;
+}
 
 /**
- * Finds the FerretDB binary, building it on first use (and again when the
- * wrapper changes). FerretDB 1.24 is built from the Go module proxy through
- * the small wrapper in tools/ferretdb (the upstream command refuses to run
- * outside its own repo; the wrapper also adds the _id lookup index).
+ * Copies the pinned FerretDB module out of Go's module cache and applies the project's
+ * patch to the copy (tools/ferretdb/README.md says what each part changes): the diffs
+ * of FerretDB's own files, then the files the patch adds.
  */
-export function ensureFerretDbBinary(log: (line: string) => void, explicit?: string): string {
+function preparePatchedModule(go: string) {
+  const { Dir: pristine } = JSON.parse(run(go, ['mod', 'download', '-json', ferretDbModule], 'Downloading FerretDB')) as { Dir: string };
+  rmSync(patchedModuleDir, { recursive: true, force: true });
+  cpSync(pristine, patchedModuleDir, { recursive: true });
+  // The module cache is read-only.
+  chmodSync(patchedModuleDir, 0o755);
+  for (const file of readdirSync(patchedModuleDir, { recursive: true, encoding: 'utf8' })) {
+    chmodSync(join(patchedModuleDir, file), statSync(join(patchedModuleDir, file)).isDirectory() ? 0o755 : 0o644);
+  }
+  for (const diff of readdirSync(patchDir).filter((file) => file.endsWith('.diff')).sort()) {
+    // Outside any repository (the ceiling keeps git from finding this project's), git apply patches the files under cwd.
+    const applied = spawnSync('git', ['apply', '--whitespace=nowarn', join(patchDir, diff)], {
+      cwd: patchedModuleDir,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CEILING_DIRECTORIES: toolsDir },
+    });
+    if (applied.status !== 0) throw new Error(`Applying tools/ferretdb/patch/${diff} failed: ${applied.stderr.trim()}`);
+  }
+  const added = join(patchDir, 'files');
+  for (const file of filesUnder(added)) {
+    mkdirSync(resolve(patchedModuleDir, file, '..'), { recursive: true });
+    cpSync(join(added, file), join(patchedModuleDir, file));
+  }
+}
+
+/**
+ * The go.mod of the unpatched build: the wrapper's own without its `replace` line, so the
+ * pinned module is built as published (`go build -modfile`, beside a copy of go.sum).
+ */
+function upstreamModFile(): string {
+  const modFile = join(toolsDir, 'ferretdb-upstream.mod');
+  const goMod = readFileSync(join(wrapperDir, 'go.mod'), 'utf8').replace(/^replace .*$/m, '');
+  writeFileSync(modFile, goMod);
+  writeFileSync(join(toolsDir, 'ferretdb-upstream.sum'), readFileSync(join(wrapperDir, 'go.sum')));
+  return modFile;
+}
+
+/**
+ * Finds the FerretDB binary, building it on first use (and again when the wrapper or the
+ * patch changes). FerretDB 1.24 is built from the Go module proxy through the small wrapper
+ * in tools/ferretdb/wrapper (the upstream command refuses to run outside its own repo), with
+ * the project's patch applied to a copy of the module (tools/ferretdb/README.md).
+ */
+export function ensureFerretDbBinary(log: (line: string) => void, explicit?: string, build: FerretDbBuild = 'patched'): string {
   if (explicit) {
     if (!existsSync(explicit)) throw new Error(`FERRETDB_BIN points at ${explicit}, which does not exist`);
     return explicit;
   }
-  const sourceHash = wrapperSourceHash();
-  if (localBinaryIsCurrent(sourceHash)) return localBinary;
+  const binary = binaryOf(build);
+  const hash = sourceHash(build);
+  if (isCurrent(build, hash)) return binary;
   const go = onPath('go') || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : '');
   if (!go) {
-    if (existsSync(localBinary)) return localBinary;
-    const found = onPath('ferretdb');
-    if (found) return found;
+    if (existsSync(binary)) return binary;
     throw new Error(
       'No database configured: set MONGODB_URI to a MongoDB 6+ server, or install Go (>= 1.24) so the embedded FerretDB can be built, or set FERRETDB_BIN.',
     );
   }
-  log('Building the embedded FerretDB 1.24 from the Go module proxy (first run only, about a minute)...');
-  mkdirSync(join(projectRoot, '.tools', 'bin'), { recursive: true });
-  const build = spawnSync(go, ['build', '-o', localBinary, '.'], {
-    cwd: wrapperDir,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, GOFLAGS: '-mod=mod' },
-  });
-  if (build.status !== 0 || !existsSync(localBinary)) {
-    throw new Error(`Building FerretDB failed (go build exited ${build.status}); set MONGODB_URI to use an existing MongoDB instead.`);
+  log(`Building the embedded FerretDB 1.24${build === 'upstream' ? ' as published (unpatched)' : ''} from the Go module proxy (first run only, about a minute)...`);
+  mkdirSync(join(toolsDir, 'bin'), { recursive: true });
+  if (build === 'patched') {
+    preparePatchedModule(go);
+    run(go, ['build', '-o', binary, '.'], 'Building FerretDB');
+  } else {
+    run(go, ['build', `-modfile=${upstreamModFile()}`, '-o', binary, '.'], 'Building FerretDB');
   }
-  writeFileSync(builtFromFile, sourceHash);
-  log(`FerretDB built at ${localBinary}`);
-  return localBinary;
+  if (!existsSync(binary)) throw new Error(`Building FerretDB left no binary at ${relative(projectRoot, binary)}`);
+  writeFileSync(builtFromFileOf(build), hash);
+  log(`FerretDB built at ${binary}`);
+  return binary;
 }

@@ -53,8 +53,6 @@ func main() {
 		}()
 	}
 
-	go keepIDIndexes(ctx, *sqliteURL, logger)
-
 	if err := f.Run(ctx); err != nil {
 		log.Fatal(err)
 	}

@@ -2,10 +2,7 @@ module ferretdb-runner
 
 go 1.24
 
-require (
-	github.com/FerretDB/FerretDB v1.24.2
-	modernc.org/sqlite v1.32.0
-)
+require github.com/FerretDB/FerretDB v1.24.2
 
 require (
 	filippo.io/edwards25519 v1.1.0 // indirect
@@ -66,6 +63,11 @@ require (
 	modernc.org/libc v1.55.3 // indirect
 	modernc.org/mathutil v1.6.0 // indirect
 	modernc.org/memory v1.8.0 // indirect
+	modernc.org/sqlite v1.32.0 // indirect
 	modernc.org/strutil v1.2.0 // indirect
 	modernc.org/token v1.1.0 // indirect
 )
+
+// The project's patch of FerretDB (../README.md), applied to a copy of the module above
+// by src/db/ferretdb-binary.ts before each build.
+replace github.com/FerretDB/FerretDB => ../../../.tools/ferretdb-module

@@ -2,24 +2,9 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import mongoose from 'mongoose';
 import type { z } from 'zod';
-import { withKeyLock } from '../src/db/key-lock.ts';
 import type { JobDefinition } from './job-definition.ts';
 
 let queue: Agenda | undefined;
-
-type LockingRepository = Record<'lockJob' | 'getNextJobToRun', (...args: unknown[]) => Promise<unknown>>;
-
-/**
- * FerretDB applies Agenda's locking findOneAndUpdate as read-then-write, so
- * two lock attempts in one process could both take the same job; queue them
- * (a no-op on MongoDB, where the update is atomic across processes).
- */
-function serializeJobLocking(repository: LockingRepository) {
-  for (const method of ['lockJob', 'getNextJobToRun'] as const) {
-    const original = repository[method].bind(repository);
-    repository[method] = (...args) => withKeyLock('agenda:lock', () => original(...args));
-  }
-}
 
 /**
  * The process's one Agenda instance, on the jobs collection in the service's
@@ -30,7 +15,6 @@ function serializeJobLocking(repository: LockingRepository) {
 export function jobQueue(options: { concurrency?: number } = {}): Agenda {
   if (queue) return queue;
   const backend = new MongoBackend({ mongo: mongoose.connection.db! as never, collection: 'agenda_jobs' });
-  serializeJobLocking(backend.repository as unknown as LockingRepository);
   queue = new Agenda({
     backend,
     notificationChannel: new InMemoryNotificationChannel(),

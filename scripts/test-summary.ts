@@ -1,6 +1,6 @@
 /**
  * Prints vitest's JSON reports as the plain closing line CI reads: "Tests: N passed, N failed, N skipped",
- * summed over every report given (CI runs the suite twice), after one line per report. A run can fail with
+ * summed over every report given, after one line per report. A run can fail with
  * every test passed (a hook that threw, an error no test caught): those files and the run are named too.
  */
 import { existsSync, readFileSync } from 'node:fs';

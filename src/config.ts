@@ -21,7 +21,6 @@ const envSchema = z.object({
    * `auto` detects FerretDB and then serializes conditional updates in the process; `mongodb` takes the
    * store's updates as atomic whatever it is (CI runs the suite this way to execute MongoDB's code path).
    */
-  STORE_SEMANTICS: z.enum(['auto', 'mongodb']).default('auto'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   PUBLIC_BASE_URL: z.string().optional(),
   /** `true` behind a reverse proxy: the client's address is X-Forwarded-For's first entry and its protocol X-Forwarded-Proto. */

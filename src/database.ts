@@ -4,7 +4,10 @@ import { startEmbeddedFerretDb, type EmbeddedDatabase } from './db/embedded-ferr
 import { log } from './logger.ts';
 
 interface Options {
-  /** `start`, `api`, `worker` or `cli`: a service owns the embedded database alone; the CLI joins a running service's. */
+  /**
+   * `start`, `api`, `worker` or `cli`. `start` (API and worker in one process) owns the embedded database alone;
+   * `api`, `worker` and the CLI join the one a running process owns, or start it for the others to join.
+   */
   role: string;
   /** For a service: called once when the database is gone for good (FerretDB exited, or the connection was lost longer than DATABASE_GRACE_MS). */
   onLost?: (reason: string) => void;
@@ -31,7 +34,7 @@ export async function openDatabase(config: Config, options: Options): Promise<()
         binary: config.FERRETDB_BIN,
         log: (line) => log.info(line),
         role: options.role,
-        join: options.role === 'cli',
+        join: options.role !== 'start',
         onExit: onLost,
       });
   const uri = config.MONGODB_URI ?? embedded!.uri;

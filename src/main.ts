@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import { baseUrl, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './database.ts';
-import { countersStored } from './db/counter.ts';
 import { createApiServer } from './http/server.ts';
 import { log, setLogLevel } from './logger.ts';
 import { secretsKey } from './secrets/secrets-key.ts';
@@ -86,8 +85,6 @@ async function main(role: Role) {
     stopping = true;
     log.info('shutting down', { signal });
     for (const stop of stops) await stop();
-    // Counts still being written in the background (an unsubscribe, a direct send) are kept.
-    await countersStored();
     await closeDatabase();
     process.exit(0);
   };

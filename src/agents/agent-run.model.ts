@@ -62,6 +62,8 @@ const conversationSchema = new Schema(
     workspaceId: { type: String, required: true },
     context: { type: Schema.Types.Mixed, default: {} },
     playbook: { type: Schema.Types.Mixed, default: { runs: [], sources: [] } },
+    /** Counts the playbook's changes: each is written only over the revision it was made from. */
+    playbookRevision: { type: Number, default: 0 },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );

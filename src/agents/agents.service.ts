@@ -8,8 +8,6 @@ import { now } from '../clock.ts';
 import { creditsExhausted, getBalances, openUsage } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
-import { withKeyLock } from '../db/key-lock.ts';
-import { updateIfMatches } from '../db/update-if-matches.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
 import { getResearchProfile, recordProfileRun } from '../leads/research-profiles.service.ts';
@@ -18,7 +16,7 @@ import { AgentConversation, AgentRun, type AgentRunDoc } from './agent-run.model
 import { AgentStep, stepId } from './agent-step.model.ts';
 import { artifactsOf } from './artifacts/artifacts.service.ts';
 import { toAgentRun } from './agent-run-mapper.ts';
-import { cancelRun, runLockKey, usageAccount } from './run/run-lifecycle.ts';
+import { cancelRun, usageAccount } from './run/run-lifecycle.ts';
 
 type StartInput = z.infer<typeof startAgentRunInput>;
 type Started = z.infer<typeof startAgentRunOutput>;
@@ -131,9 +129,7 @@ async function resumeRun(run: AgentRunDoc, message: string): Promise<Started> {
     if (isDuplicateKey(error)) throw stillWorking('running');
     throw error;
   }
-  const resumed = await withKeyLock(runLockKey(run._id), () =>
-    updateIfMatches(AgentRun, run._id, { status: 'paused' }, { $set: { status: 'running', resultSummary: null, steps: run.steps + 1 } }),
-  );
+  const resumed = await AgentRun.findOneAndUpdate({ _id: run._id, status: 'paused' }, { $set: { status: 'running', resultSummary: null, steps: run.steps + 1 } });
   // Cancelled between the answer and now: the answer stays in the transcript, unused.
   if (!resumed) throw stillWorking('cancelled');
   await enqueue(agentRunJob, { runId: run._id });

@@ -1,5 +1,4 @@
-import { updateIfMatches } from '../db/update-if-matches.ts';
-import { CreditBalance } from './credit-balance.model.ts';
+import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
 import { alreadyCharged, chargeSpan, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
 /** The update parts that record a charge on a usage account, in the same write as the balance. */
@@ -14,6 +13,10 @@ function accountCharge(once: ChargeOnce | undefined, charged: number, overage: n
   };
 }
 
+/** The balance after `update`, applied only while it matches `condition`; null when it does not. */
+const takeIf = (workspaceId: string, condition: Record<string, unknown>, update: Record<string, unknown>) =>
+  CreditBalance.findOneAndUpdate({ _id: workspaceId, ...condition }, update, { returnDocument: 'after' }).lean<CreditBalanceDoc>();
+
 /**
  * One debit as conditional single-document updates, which MongoDB applies
  * atomically across any number of processes: the balance is taken only if
@@ -23,7 +26,7 @@ function accountCharge(once: ChargeOnce | undefined, charged: number, overage: n
 export async function debitAtomically(workspaceId: string, kind: CreditKind, amount: number, once?: ChargeOnce): Promise<Debit> {
   for (;;) {
     const whole = accountCharge(once, amount, 0);
-    const taken = await updateIfMatches(CreditBalance, workspaceId, { [kind]: { $gte: amount }, ...whole.condition }, { $inc: { [kind]: -amount, ...whole.inc }, $set: whole.set });
+    const taken = await takeIf(workspaceId, { [kind]: { $gte: amount }, ...whole.condition }, { $inc: { [kind]: -amount, ...whole.inc }, $set: whole.set });
     if (taken) return { charged: amount, overage: 0, remaining: taken[kind], repeated: false };
 
     const stored = await readBalance(workspaceId);
@@ -34,8 +37,7 @@ export async function debitAtomically(workspaceId: string, kind: CreditKind, amo
     if (balance >= amount) continue;
     if (!stored?.overage) throw creditsExhausted(kind, amount, balance);
     const short = accountCharge(once, balance, amount - balance);
-    const emptied = await updateIfMatches(
-      CreditBalance,
+    const emptied = await takeIf(
       workspaceId,
       { [kind]: balance, ...short.condition },
       { $set: { [kind]: 0, ...short.set }, $inc: { [`overageUsed.${kind}`]: amount - balance, ...short.inc } },

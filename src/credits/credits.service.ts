@@ -1,9 +1,5 @@
-import { storeIsFerretDb } from '../db/connection.ts';
-import { withKeyLock } from '../db/key-lock.ts';
-import { updateIfMatches } from '../db/update-if-matches.ts';
 import { creditsSpent } from '../metrics/metrics.ts';
 import { debitAtomically } from './atomic-debit.ts';
-import { debitInBatches } from './batched-debit.ts';
 import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
 import { readBalance, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
@@ -28,9 +24,7 @@ export async function getBalances(workspaceId: string): Promise<Balances> {
 }
 
 export async function setBalances(workspaceId: string, changes: Partial<Balances>): Promise<Balances> {
-  const doc = await withKeyLock(`credits:${workspaceId}`, () =>
-    CreditBalance.findOneAndUpdate({ _id: workspaceId }, { $set: changes }, { upsert: true, returnDocument: 'after' }).lean<CreditBalanceDoc>(),
-  );
+  const doc = await CreditBalance.findOneAndUpdate({ _id: workspaceId }, { $set: changes }, { upsert: true, returnDocument: 'after' }).lean<CreditBalanceDoc>();
   return toBalances(doc);
 }
 
@@ -42,7 +36,7 @@ export async function setBalances(workspaceId: string, changes: Partial<Balances
  * is not charged again (the answer says `repeated`).
  */
 export async function debitCredits(workspaceId: string, kind: CreditKind, amount: number, once?: ChargeOnce): Promise<Debit> {
-  const debit = await (storeIsFerretDb() ? debitInBatches(workspaceId, kind, amount, once) : debitAtomically(workspaceId, kind, amount, once));
+  const debit = await debitAtomically(workspaceId, kind, amount, once);
   creditsSpent.inc({ kind }, debit.charged + debit.overage);
   return debit;
 }
@@ -65,12 +59,10 @@ export async function usageOf(workspaceId: string, account: string): Promise<Usa
 /** Opens a usage account for work about to charge items to it (an account already open is left as it is). */
 export async function openUsage(workspaceId: string, account: string): Promise<void> {
   const path = `usage.${account}`;
-  await withKeyLock(`credits:${workspaceId}`, () =>
-    updateIfMatches(CreditBalance, workspaceId, { [path]: { $exists: false } }, { $set: { [path]: { items: 0, next: 0, charged: 0, overage: 0 } } }),
-  );
+  await CreditBalance.updateOne({ _id: workspaceId, [path]: { $exists: false } }, { $set: { [path]: { items: 0, next: 0, charged: 0, overage: 0 } } });
 }
 
 /** Closes a usage account once its work has ended (its totals stored with the work) or was deleted: later charges to it are refused. */
 export async function closeUsage(workspaceId: string, account: string): Promise<void> {
-  await withKeyLock(`credits:${workspaceId}`, () => CreditBalance.updateOne({ _id: workspaceId }, { $unset: { [`usage.${account}`]: '' } }));
+  await CreditBalance.updateOne({ _id: workspaceId }, { $unset: { [`usage.${account}`]: '' } });
 }

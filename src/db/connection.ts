@@ -1,21 +1,8 @@
 import mongoose from 'mongoose';
-import { settings } from '../config.ts';
-
-let ferretDb = false;
-
-/**
- * True when the service treats the store as FerretDB, whose updates are not
- * compare-and-swap: conditional updates are then checked in the process and
- * serialized per key (key-lock.ts). False on MongoDB, and on any store with
- * STORE_SEMANTICS=mongodb.
- */
-export const storeIsFerretDb = () => ferretDb;
 
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: true });
-  const info = await mongoose.connection.db!.admin().command({ buildInfo: 1 });
-  ferretDb = typeof info.ferretdbVersion === 'string' && settings().STORE_SEMANTICS === 'auto';
   // Indexes are declared on the models; build them before serving.
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   return mongoose;

@@ -17,9 +17,9 @@ interface Options {
   log: (line: string) => void;
   /** What this process is, recorded in the folder's lock and named to a process refused: `start`, `api`, `worker`, `cli`. */
   role?: string;
-  /** Join the FerretDB a running service owns instead of refusing (the CLI, which must work beside `npm start`). */
+  /** Join the FerretDB a running service owns instead of refusing (the CLI, and the split roles `api` and `worker`). */
   join?: boolean;
-  /** Called once if the FerretDB this process started exits while still in use. */
+  /** Called once if the FerretDB this process uses exits while still in use: its own, or the one it joined. */
   onExit?: (reason: string) => void;
 }
 
@@ -112,8 +112,8 @@ const describe = (holder: LockHolder) => `${roleNames[holder.role] ?? `a process
 
 const inUse = (dataDir: string, holder: LockHolder) =>
   new Error(
-    `DATA_DIR ${dataDir} is in use by ${describe(holder)}: the embedded database serves one process. ` +
-      'Stop that process or set DATA_DIR to another folder; several processes need MONGODB_URI.',
+    `DATA_DIR ${dataDir} is in use by ${describe(holder)}: \`start\` runs alone on its embedded database. ` +
+      'Stop that process, set DATA_DIR to another folder, or run the roles apart (`npm run api`, `npm run worker`), which share one.',
   );
 
 const notServing = (dataDir: string, holder: LockHolder) =>
@@ -181,11 +181,34 @@ const readState = (stateFile: string): State | undefined => {
   }
 };
 
-/** The FerretDB a running service owns, if it already answers. */
-async function joinOwner(stateFile: string, holder: LockHolder): Promise<EmbeddedDatabase | undefined> {
+/** How often a process that joined another's FerretDB checks that it still serves. */
+const ownerCheckMs = 500;
+
+/**
+ * The FerretDB a running service owns, if it already answers. With `onExit`, watched: once the
+ * owner has stopped it (or died), `onExit` says so, for the joined process to exit too.
+ */
+async function joinOwner(stateFile: string, holder: LockHolder, onExit?: (reason: string) => void): Promise<EmbeddedDatabase | undefined> {
   const state = readState(stateFile);
   if (state?.owner !== holder.pid || typeof state.port !== 'number' || !(await canConnect(state.port))) return undefined;
-  return { uri: `mongodb://127.0.0.1:${state.port}/leadops`, stop: async () => {} };
+  const { port } = state;
+  let watching: NodeJS.Timeout | undefined;
+  if (onExit) {
+    const check = async () => {
+      const serves = processRuns(state.pid) && readState(stateFile)?.port === port && (await canConnect(port));
+      if (!watching) return;
+      if (serves) watching = setTimeout(check, ownerCheckMs).unref();
+      else onExit(`the embedded database this process joined (FerretDB pid ${state.pid}, started by ${describe(holder)}) stopped`);
+    };
+    watching = setTimeout(check, ownerCheckMs).unref();
+  }
+  return {
+    uri: `mongodb://127.0.0.1:${port}/leadops`,
+    stop: async () => {
+      clearTimeout(watching);
+      watching = undefined;
+    },
+  };
 }
 
 /** True if `pid` runs FerretDB on `dataDir` (its arguments name the folder): after a restart the pid may be another's. */
@@ -269,12 +292,12 @@ async function startOwned(dataDir: string, stateFile: string, options: Options, 
 
 /**
  * Starts FerretDB as a child process on SQLite files in `dataDir`, which
- * then belongs to this process alone (`<dataDir>/leadops.lock`, which one
+ * then belongs to this process (`<dataDir>/leadops.lock`, which one
  * process creates, so two starts racing on a fresh folder cannot both set it
  * up) until FerretDB has stopped. A folder a running service holds is
- * refused with one line naming it, or, with `join` (the CLI), used through
- * that service's FerretDB, whose port is in `<dataDir>/ferretdb.json`. A CLI
- * command holding the folder is waited for.
+ * refused with one line naming it, or, with `join` (the CLI, `api` and
+ * `worker`), used through that service's FerretDB, whose port is in
+ * `<dataDir>/ferretdb.json`. A CLI command holding the folder is waited for.
  */
 export async function startEmbeddedFerretDb(options: Options): Promise<EmbeddedDatabase> {
   const dataDir = resolve(options.dataDir);
@@ -287,7 +310,7 @@ export async function startEmbeddedFerretDb(options: Options): Promise<EmbeddedD
     const { holder } = taken;
     if (holder.role !== 'cli') {
       if (!options.join) throw inUse(dataDir, holder);
-      const joined = await joinOwner(stateFile, holder);
+      const joined = await joinOwner(stateFile, holder, options.onExit);
       if (joined) return joined;
       // The service is still starting its FerretDB.
     }

@@ -1,11 +1,6 @@
 import type { Model } from 'mongoose';
 
-/**
- * Loads a workspace-owned document by id, or null when it belongs to
- * another workspace. Filtering on `_id` alone is what FerretDB's SQLite
- * backend can answer from its primary key (any other filter is a scan),
- * and it is an index lookup on MongoDB; ownership is checked afterwards.
- */
+/** Loads a workspace-owned document by id, or null when it belongs to another workspace or does not exist. */
 export async function findOwned<T extends { workspaceId: string }>(
   // Any model of such documents, whatever its hydrated and lean-result types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,6 +8,5 @@ export async function findOwned<T extends { workspaceId: string }>(
   id: string,
   workspaceId: string,
 ): Promise<T | null> {
-  const doc = (await (model as unknown as Model<T>).findById(id).lean()) as T | null;
-  return doc && doc.workspaceId === workspaceId ? doc : null;
+  return (await (model as unknown as Model<T>).findOne({ _id: id, workspaceId }).lean()) as T | null;
 }

@@ -1,7 +1,6 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
-import { updateIfMatches } from '../db/update-if-matches.ts';
 import { nullIfNotFound } from '../errors/app-error.ts';
 import { getRun } from '../scraping/scrape-runs.service.ts';
 
@@ -70,7 +69,7 @@ export async function cacheCompletedRun(runId: string): Promise<void> {
   const run = await getRun(call.workspaceId, runId).catch(nullIfNotFound);
   if (run?.status !== 'completed' || !run.finishedAt) return;
   const entry = { workspaceId: call.workspaceId, runId, storedAt: run.finishedAt, expiresAt: new Date(run.finishedAt.getTime() + call.cacheTtlSeconds * 1000) };
-  if (await updateIfMatches(EndpointCache, call.cacheKey, { storedAt: { $lt: entry.storedAt } }, { $set: entry })) return;
+  if ((await EndpointCache.updateOne({ _id: call.cacheKey, storedAt: { $lt: entry.storedAt } }, { $set: entry })).matchedCount) return;
   // No entry yet (or a newer one, which stays): the first writer creates it.
   await EndpointCache.create({ _id: call.cacheKey, ...entry }).catch((error: unknown) => {
     if (!isDuplicateKey(error)) throw error;

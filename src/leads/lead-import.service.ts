@@ -1,15 +1,12 @@
 import type { z } from 'zod';
 import { v7 as timeOrderedId } from 'uuid';
 import { coreFields, type CoreField, type importLeadsInput, type importLeadsOutput, type NewLead } from '../../schema/leads.ts';
-import { withKeyLock } from '../db/key-lock.ts';
-import { planRules } from '../workspaces/plans.ts';
 import { brandForWrite } from '../brands/brands.service.ts';
-import { getWorkspace } from '../workspaces/workspace.service.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { columnsFor, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
 import { checkCustomValue } from './custom-values.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
-import { countLeadsWritten, releaseLeadSlots, reserveLeadSlots, tryReserveLeadSlots } from './lead-quota.ts';
+import { inLeadCapTurn, leadLimit, leadLimitError } from './lead-cap.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { now } from '../clock.ts';
@@ -30,16 +27,15 @@ type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: st
  * Stores new leads, skipping ones whose email (case-insensitive) or
  * LinkedIn URL the workspace already has. Either every new lead fits under
  * the plan's cap and is stored, or the call fails with lead_limit and
- * stores nothing.
+ * stores nothing; the count and the insert are one step (inLeadCapTurn).
  *
  * A custom value not of its declared column's type refuses the whole call
- * (400 naming every such value) before anything is reserved or written.
+ * (400 naming every such value) before anything is written.
  *
  * Leads already stored are rejected by the unique indexes on the dedupe
- * keys as they are inserted, so a normal import reads no stored leads
- * (FerretDB would have to scan them all). Only when the batch might not
- * fit are the stored duplicates counted first, so that duplicates never
- * cause a false lead_limit.
+ * keys as they are inserted, so a normal import reads no stored leads.
+ * Only when the batch might not fit are the stored duplicates looked up
+ * first, so that duplicates never cause a false lead_limit.
  */
 export async function importLeads(
   workspaceId: string,
@@ -49,26 +45,22 @@ export async function importLeads(
   const customKeys = columnKeys(input.leads);
   const columns = await columnsFor(workspaceId, customKeys);
   const leads = withCheckedCustomValues(input.leads, columns);
-  const workspace = await getWorkspace(workspaceId);
-  const limit = planRules[workspace.plan].leadLimit;
+  const limit = await leadLimit(workspaceId);
   const brandId = await brandForWrite({ workspaceId, brandId: origin.brandId ?? null }, input.brand_id);
   const candidates = uniqueWithinBatch(leads, origin.leadIds);
 
-  let reserved = candidates.length;
-  const search = await withKeyLock(`leads:${workspaceId}`, async () => {
-    if (!(await tryReserveLeadSlots(workspaceId, candidates.length, limit))) {
-      reserved = (await withoutStored(workspaceId, candidates)).length;
-      await reserveLeadSlots(workspaceId, reserved, limit);
+  const { search, docs, inserted } = await inLeadCapTurn(workspaceId, async (stored) => {
+    if (stored + candidates.length > limit) {
+      const fresh = (await withoutStored(workspaceId, candidates)).length;
+      if (stored + fresh > limit) throw leadLimitError(stored, limit, fresh);
     }
-    if (origin.search) return { _id: origin.search.id };
-    return LeadSearch.create({ workspaceId, label: input.name ?? `Import ${now().toISOString().slice(0, 10)}`, count: 0 });
+    const search = origin.search
+      ? { _id: origin.search.id }
+      : await LeadSearch.create({ workspaceId, label: input.name ?? `Import ${now().toISOString().slice(0, 10)}`, count: 0 });
+    const storedAt = now();
+    const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, storedAt, origin }, lead, keys));
+    return { search, docs, inserted: await insertIgnoringDuplicates(docs) };
   });
-
-  const storedAt = now();
-  const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, storedAt, origin }, lead, keys));
-  const inserted = await insertIgnoringDuplicates(docs);
-  await releaseLeadSlots(workspaceId, reserved - inserted.length);
-  await countLeadsWritten(workspaceId, inserted.length);
   if (origin.search) {
     await LeadSearch.updateOne({ _id: search._id }, { $setOnInsert: { workspaceId, label: origin.search.label }, $inc: { count: inserted.length } }, { upsert: true });
   } else {

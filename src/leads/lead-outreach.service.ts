@@ -2,7 +2,6 @@ import { toLead } from './lead-mapper.ts';
 import { emitEvent } from '../events/events.service.ts';
 import { now } from '../clock.ts';
 import { findOwned } from '../db/find-owned.ts';
-import { updateIfMatches } from '../db/update-if-matches.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 
 /** What outreach needs of a lead: where to write, what to merge, and whether it may be written to at all. */
@@ -47,12 +46,12 @@ const beforeContact: Array<LeadDoc['status']> = ['new', 'qualified'];
  */
 export async function markContacted(leadId: string, knownStatus?: LeadDoc['status']): Promise<void> {
   if (knownStatus && !beforeContact.includes(knownStatus)) return;
-  await updateIfMatches(Lead, leadId, { status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
+  await Lead.updateOne({ _id: leadId, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
 }
 
 /** The lead asked to hear no more: its `unsubscribed_at` is set (once). */
 export async function markUnsubscribed(leadId: string): Promise<void> {
   const at = now();
-  const updated = await updateIfMatches(Lead, leadId, { unsubscribedAt: null }, { $set: { unsubscribedAt: at, updatedAt: at } });
+  const updated = await Lead.findOneAndUpdate({ _id: leadId, unsubscribedAt: null }, { $set: { unsubscribedAt: at, updatedAt: at } }, { returnDocument: 'after' }).lean<LeadDoc>();
   if (updated) await emitEvent(updated.workspaceId, 'outreach.lead.unsubscribed', toLead(updated as LeadDoc), `${leadId}:${at.getTime()}`);
 }

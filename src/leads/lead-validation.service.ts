@@ -2,9 +2,6 @@ import type { z } from 'zod';
 import type { startValidationInput } from '../../schema/validation.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/brands.service.ts';
-import { storeIsFerretDb } from '../db/connection.ts';
-import { findOwned } from '../db/find-owned.ts';
-import { withKeyLock } from '../db/key-lock.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { leadListFilter } from './leads.service.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
@@ -40,7 +37,7 @@ type Selection = Pick<z.infer<typeof startValidationInput>, 'lead_ids' | 'filter
 
 /**
  * The leads a validation job checks: the workspace's leads among `lead_ids`
- * (read by primary key; ids of other workspaces or of no lead are left
+ * (in the order given; ids of other workspaces or of no lead are left
  * out, and counted in `missing`), or every lead the lead list's filters
  * select (at most maxFilteredLeads: 400 naming `filter` beyond).
  */
@@ -48,15 +45,13 @@ export async function leadsToValidate(principal: Pick<Principal, 'workspaceId' |
   const { workspaceId } = principal;
   if (selection.lead_ids) {
     const ids = [...new Set(selection.lead_ids)];
-    const found: LeadToValidate[] = [];
-    for (let i = 0; i < ids.length; i += 200) {
-      const docs = await Promise.all(ids.slice(i, i + 200).map((id) => findOwned(Lead, id, workspaceId) as Promise<LeadDoc | null>));
-      for (const doc of docs) if (doc) found.push(toLeadToValidate(doc));
-    }
+    const docs = await Lead.find({ workspaceId, _id: { $in: ids } }, fields).lean<ValidationFields[]>();
+    const byId = new Map(docs.map((doc) => [doc._id, toLeadToValidate(doc)]));
+    const found = ids.flatMap((id) => byId.get(id) ?? []);
     return { leads: found, missing: ids.length - found.length };
   }
   const input = selection.filter ?? {};
-  const { filter } = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
+  const filter = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
   const docs = await Lead.find(filter, fields).sort({ createdAt: -1, _id: -1 }).limit(maxFilteredLeads + 1).lean<ValidationFields[]>();
   if (docs.length > maxFilteredLeads) {
     throw fieldError({ field: 'filter', problem: `selects more than ${maxFilteredLeads.toLocaleString('en')} leads; narrow it or validate in parts` });
@@ -81,29 +76,14 @@ export interface EmailValidationWrite {
 /**
  * Writes validations to their leads, each only while the lead's email is
  * still the one that was checked (a lead whose email changed meanwhile, or
- * that was deleted, keeps none); answers how many were written. On MongoDB
- * one bulk write of conditional updates; on FerretDB, whose updates by any
- * filter but `_id` read the whole collection, the leads are read by primary
- * key and the matching ones written by it, in turn with the workspace's
- * other lead writes, so an email change cannot slip between read and write.
+ * that was deleted, keeps none), in one bulk write of conditional updates;
+ * answers how many were written.
  */
 export async function recordEmailValidations(workspaceId: string, writes: EmailValidationWrite[]): Promise<number> {
   if (!writes.length) return 0;
-  if (!storeIsFerretDb()) {
-    const result = await Lead.bulkWrite(
-      writes.map(({ lead, validation }) => ({ updateOne: { filter: { _id: lead.id, workspaceId, email: lead.email }, update: { $set: validation } } })),
-      { ordered: false },
-    );
-    return result.matchedCount;
-  }
-  return withKeyLock(`leads:${workspaceId}`, async () => {
-    const current = await Promise.all(writes.map(({ lead }) => findOwned(Lead, lead.id, workspaceId) as Promise<LeadDoc | null>));
-    let written = 0;
-    for (const [i, { lead, validation }] of writes.entries()) {
-      if (current[i]?.email !== lead.email) continue;
-      await Lead.updateOne({ _id: lead.id }, { $set: validation });
-      written += 1;
-    }
-    return written;
-  });
+  const result = await Lead.bulkWrite(
+    writes.map(({ lead, validation }) => ({ updateOne: { filter: { _id: lead.id, workspaceId, email: lead.email }, update: { $set: validation } } })),
+    { ordered: false },
+  );
+  return result.matchedCount;
 }

@@ -50,13 +50,11 @@ export type LeadDoc = Omit<InferRawDocTypeFromSchema<typeof leadSchema>, 'custom
 export const Lead = mongoose.model('Lead', leadSchema, 'leads');
 
 /**
- * Lead counters per workspace: `stored` (not archived; the plan cap, moved
- * only by conditional updates so it holds under concurrency) and `total`
- * (every lead, archived too).
+ * A workspace's turn to store leads against its plan's cap (lead-cap.ts): `holder` names the
+ * writer holding it, until `until`; a writer that died leaves a turn that lapses by itself.
  */
-const leadQuotaSchema = new Schema({ _id: { type: String, required: true }, stored: { type: Number, default: 0 }, total: { type: Number, default: 0 } }, { versionKey: false });
-export type LeadQuotaDoc = InferRawDocTypeFromSchema<typeof leadQuotaSchema>;
-export const LeadQuota = mongoose.model('LeadQuota', leadQuotaSchema, 'lead_quotas');
+const leadCapTurnSchema = new Schema({ _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } }, { versionKey: false });
+export const LeadCapTurn = mongoose.model('LeadCapTurn', leadCapTurnSchema, 'lead_cap_turns');
 
 const customFieldSchema = new Schema(
   {

@@ -12,8 +12,6 @@ import {
 } from '../../schema/leads.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { findOwned } from '../db/find-owned.ts';
-import { withKeyLock } from '../db/key-lock.ts';
-import { updateIfMatches } from '../db/update-if-matches.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { planRules } from '../workspaces/plans.ts';
@@ -21,7 +19,7 @@ import { getWorkspace } from '../workspaces/workspace.service.ts';
 import { checkCustomValue } from './custom-values.ts';
 import { columnsFor, listFields, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
-import { countLeadsWritten, leadCounts, releaseLeadSlots, reserveLeadSlots, storedLeadCount } from './lead-quota.ts';
+import { allLeadCount, inLeadCapTurn, leadLimit, leadLimitError, storedLeadCount } from './lead-cap.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/brands.service.ts';
@@ -38,27 +36,25 @@ export function leadListFilter(workspaceId: string, brandId: string | null, inpu
   if (input.agent_run_id) filter.agentRunId = input.agent_run_id;
   if (brandId) filter.brandId = brandId;
   if (input.q?.trim()) filter.searchText = { $regex: escapeRegex(input.q.trim().toLowerCase()) };
-  // The default view, every lead not archived, is what the `stored` counter counts.
-  const isDefaultView = Object.keys(filter).length === 2 && filter.archivedAt === null;
-  return { filter, isDefaultView };
+  return filter;
 }
 
 /** The lead list for a credential: leads are pooled per workspace, so without `brand` every brand's leads are listed. */
 export async function listLeads(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof listLeadsInput>): Promise<z.infer<typeof listLeadsOutput>> {
   const { workspaceId } = principal;
-  const { filter, isDefaultView } = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
-  const [docs, counts, filteredTotal, fields, searches, workspace] = await Promise.all([
+  const filter = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
+  const [docs, total, workspaceTotal, fields, searches, workspace] = await Promise.all([
     Lead.find(filter).sort({ createdAt: -1, _id: -1 }).skip(input.offset).limit(input.limit).lean<LeadDoc[]>(),
-    leadCounts(workspaceId),
-    isDefaultView ? undefined : Lead.countDocuments(filter),
+    Lead.countDocuments(filter),
+    allLeadCount(workspaceId),
     listFields(workspaceId),
     LeadSearch.find({ workspaceId }).sort({ createdAt: -1 }).limit(50).lean(),
     getWorkspace(workspaceId),
   ]);
   return {
     leads: docs.map(toLead),
-    total: filteredTotal ?? counts.stored,
-    workspaceTotal: counts.total,
+    total,
+    workspaceTotal,
     customColumns: fields.map((f) => f.key),
     customFields: fields,
     campaigns: searches.map((s) => ({ id: s._id, label: s.label, count: s.count, created_at: s.createdAt.toISOString() })),
@@ -115,7 +111,6 @@ type ArchiveMove = 'archive' | 'restore' | undefined;
 /** How many times a write is tried again after a concurrent archive or restore of the same lead. */
 const WRITE_ATTEMPTS = 3;
 
-const leadLimit = async (workspaceId: string) => planRules[(await getWorkspace(workspaceId)).plan].leadLimit;
 const archiveState = (lead: LeadDoc) => (lead.archivedAt === null ? { archivedAt: null } : { archivedAt: { $ne: null } });
 
 export async function updateLead(workspaceId: string, input: z.infer<typeof updateLeadInput>): Promise<LeadOut> {
@@ -129,13 +124,12 @@ export async function updateLead(workspaceId: string, input: z.infer<typeof upda
 /**
  * Stores every change of the request, the archive flag included, or none.
  * The fields and archivedAt go in one update conditional on the archive
- * state read, so a concurrent archive or restore of the lead cannot make the
- * counter drift: the write misses, and the lead is read again.
+ * state read, so a restore racing an archive of the same lead cannot
+ * slip past the plan's cap: the write misses, and the lead is read again.
  */
 async function writeLeadChanges(workspaceId: string, input: z.infer<typeof updateLeadInput>): Promise<LeadDoc> {
   for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    // The workspace's archive and counter writers take turns (FerretDB does not compare-and-swap).
-    const written = await withKeyLock(`leads:${workspaceId}`, () => tryWriteLead(workspaceId, input));
+    const written = await tryWriteLead(workspaceId, input);
     if (written) return written;
   }
   throw new AppError('conflict', 'The lead was archived or restored concurrently; try again.');
@@ -146,19 +140,15 @@ async function tryWriteLead(workspaceId: string, input: z.infer<typeof updateLea
   const lead = (await findOwned(Lead, input.id, workspaceId)) as LeadDoc | null;
   if (!lead) throw notFound('Lead');
   const changes = requestedChanges(lead, input);
-  // Checked inside the lock, so on FerretDB two requests cannot both pass it; the unique index backs it on MongoDB.
   await assertNoDuplicate(workspaceId, lead._id, changes.$set, input.field);
   const move = archiveMove(lead, input.archived);
-  if (move === 'restore') await reserveLeadSlots(workspaceId, 1, await leadLimit(workspaceId));
-  let written: LeadDoc | null = null;
-  try {
-    written = await writeIfArchiveUnchanged(lead, changes, move, input.field);
-  } finally {
-    // A restore that did not land gives its slot back; an archive frees one only once it landed.
-    if (move === 'restore' && !written) await releaseLeadSlots(workspaceId, 1);
-  }
-  if (move === 'archive' && written) await releaseLeadSlots(workspaceId, 1);
-  return written;
+  if (move !== 'restore') return writeIfArchiveUnchanged(lead, changes, move, input.field);
+  // A restored lead counts against the cap again: counted and written in the workspace's turn.
+  const limit = await leadLimit(workspaceId);
+  return inLeadCapTurn(workspaceId, async (stored) => {
+    if (stored + 1 > limit) throw leadLimitError(stored, limit, 1);
+    return writeIfArchiveUnchanged(lead, changes, move, input.field);
+  });
 }
 
 /** The request's field, status and score changes to the lead as read. */
@@ -186,7 +176,7 @@ async function writeIfArchiveUnchanged(lead: LeadDoc, changes: LeadChanges, move
   const update = { ...(Object.keys($set).length && { $set }), ...(Object.keys(changes.$unset).length && { $unset: changes.$unset }) };
   if (!Object.keys(update).length) return lead; // e.g. archiving a lead already archived: nothing to store
   try {
-    return (await updateIfMatches(Lead, lead._id, archiveState(lead), update)) as LeadDoc | null;
+    return await Lead.findOneAndUpdate({ _id: lead._id, ...archiveState(lead) }, update, { returnDocument: 'after' }).lean<LeadDoc>();
   } catch (error) {
     // The unique index caught a concurrent write of the same email or LinkedIn URL.
     if (isDuplicateKey(error)) throw duplicateError(field);
@@ -207,42 +197,38 @@ async function assertNoDuplicate(workspaceId: string, leadId: string, changes: R
 
 /**
  * Sets the status and/or archive state of many leads and answers how many
- * distinct leads changed. The leads needing a change are read under the
- * workspace lock and each change is written only where it is still needed.
- * On FerretDB every status and archive write of the workspace takes that
- * lock, so the leads read are exactly the leads changed; on MongoDB a
- * concurrent call changing the same leads may count them too, while the
- * counter still follows the writes that landed.
+ * distinct leads needed a change when they were read. Each change is
+ * written only where it is still needed, so a concurrent call changing the
+ * same leads may count them too, but no lead is changed twice.
  */
 export async function bulkUpdateLeads(workspaceId: string, input: z.infer<typeof bulkUpdateLeadsInput>): Promise<number> {
   const ids = [...new Set(input.ids)];
-  return withKeyLock(`leads:${workspaceId}`, async () => {
-    const leads = await Lead.find({ workspaceId, _id: { $in: ids } }, { status: 1, archivedAt: 1 }).lean<BulkLead[]>();
-    // Archive state first: a restore refused with lead_limit changes nothing.
-    const moved = input.archived === undefined ? [] : await setArchived(workspaceId, leads, input.archived);
-    const restatused = input.status === undefined ? [] : await setStatus(workspaceId, leads, input.status);
-    return new Set([...moved, ...restatused]).size;
-  });
+  const leads = await Lead.find({ workspaceId, _id: { $in: ids } }, { status: 1, archivedAt: 1 }).lean<BulkLead[]>();
+  // Archive state first: a restore refused with lead_limit changes nothing.
+  const moved = input.archived === undefined ? [] : await setArchived(workspaceId, leads, input.archived);
+  const restatused = input.status === undefined ? [] : await setStatus(workspaceId, leads, input.status);
+  return new Set([...moved, ...restatused]).size;
 }
 
 type BulkLead = Pick<LeadDoc, '_id' | 'status' | 'archivedAt'>;
 
 /**
- * Archives or restores the leads not yet in that state, keeping the counter
- * in step: archiving frees a slot; restoring needs one (lead_limit when
- * full), reserved before any lead is written. Answers the ids it moved.
+ * Archives or restores the leads not yet in that state. Restoring counts
+ * them against the cap again (lead_limit when they do not all fit, and
+ * nothing is restored), in the workspace's turn. Answers the ids it moved.
  */
 async function setArchived(workspaceId: string, leads: BulkLead[], archived: boolean): Promise<string[]> {
   const ids = leads.filter((lead) => (lead.archivedAt === null) === archived).map((lead) => lead._id);
   if (!ids.length) return [];
   if (archived) {
-    const result = await Lead.updateMany({ workspaceId, _id: { $in: ids }, archivedAt: null }, { $set: { archivedAt: now() } });
-    await releaseLeadSlots(workspaceId, result.modifiedCount);
+    await Lead.updateMany({ workspaceId, _id: { $in: ids }, archivedAt: null }, { $set: { archivedAt: now() } });
     return ids;
   }
-  await reserveLeadSlots(workspaceId, ids.length, await leadLimit(workspaceId));
-  const result = await Lead.updateMany({ workspaceId, _id: { $in: ids }, archivedAt: { $ne: null } }, { $set: { archivedAt: null } });
-  await releaseLeadSlots(workspaceId, ids.length - result.modifiedCount);
+  const limit = await leadLimit(workspaceId);
+  await inLeadCapTurn(workspaceId, async (stored) => {
+    if (stored + ids.length > limit) throw leadLimitError(stored, limit, ids.length);
+    await Lead.updateMany({ workspaceId, _id: { $in: ids }, archivedAt: { $ne: null } }, { $set: { archivedAt: null } });
+  });
   return ids;
 }
 
@@ -254,14 +240,8 @@ async function setStatus(workspaceId: string, leads: BulkLead[], status: LeadDoc
 }
 
 export async function deleteLeads(workspaceId: string, ids: string[]): Promise<number> {
-  return withKeyLock(`leads:${workspaceId}`, async () => {
-    const unique = [...new Set(ids)];
-    const counted = await Lead.countDocuments({ workspaceId, _id: { $in: unique }, archivedAt: null });
-    const result = await Lead.deleteMany({ workspaceId, _id: { $in: unique } });
-    await releaseLeadSlots(workspaceId, Math.min(counted, result.deletedCount));
-    await countLeadsWritten(workspaceId, -result.deletedCount);
-    return result.deletedCount;
-  });
+  const result = await Lead.deleteMany({ workspaceId, _id: { $in: [...new Set(ids)] } });
+  return result.deletedCount;
 }
 
 export async function leadCapacity(workspaceId: string) {

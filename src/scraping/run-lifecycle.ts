@@ -1,6 +1,5 @@
 import { now } from '../clock.ts';
 import { closeUsage, openUsage, usageOf, type Usage } from '../credits/credits.service.ts';
-import { updateIfMatches } from '../db/update-if-matches.ts';
 import { emitEvent } from '../events/events.service.ts';
 import type { GiveUpReason } from '../../jobs/job-definition.ts';
 import { deleteResult } from './result-store.ts';
@@ -21,7 +20,7 @@ const reread = (runId: string) => ScrapeRun.findById(runId).lean<ScrapeRunDoc>()
 export async function markRunning(run: ScrapeRunDoc): Promise<ScrapeRunDoc> {
   if (run.status !== 'queued') return run;
   await openUsage(run.workspaceId, runUsageAccount(run._id));
-  const started = await updateIfMatches(ScrapeRun, run._id, { status: 'queued' }, { $set: { status: 'running', startedAt: now() } });
+  const started = await ScrapeRun.findOneAndUpdate({ _id: run._id, status: 'queued' }, { $set: { status: 'running', startedAt: now() } }, { returnDocument: 'after' }).lean<ScrapeRunDoc>();
   return started ?? (await reread(run._id)) ?? run;
 }
 
@@ -36,7 +35,11 @@ export async function endRun(run: ScrapeRunDoc, ending: RunEnding | null): Promi
   if (ending && isActive(run.status)) {
     const usage: Usage = await usageOf(run.workspaceId, runUsageAccount(run._id));
     const totals = { pagesCharged: usage.items, creditsCharged: usage.charged, overageCredits: usage.overage };
-    const written = await updateIfMatches(ScrapeRun, run._id, { status: { $in: activeStatuses } }, { $set: { ...ending, ...totals, finishedAt: now() } });
+    const written = await ScrapeRun.findOneAndUpdate(
+      { _id: run._id, status: { $in: activeStatuses } },
+      { $set: { ...ending, ...totals, finishedAt: now() } },
+      { returnDocument: 'after' },
+    ).lean<ScrapeRunDoc>();
     // A run that ended (or was deleted) meanwhile keeps what it has: this attempt's stored result goes.
     if (!written && ending.resultKey) await deleteResult(ending.resultKey, ending.resultChunks ?? 0);
     ended = written ?? (await reread(run._id));

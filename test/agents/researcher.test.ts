@@ -1,9 +1,9 @@
-import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
 import { getBalances } from '../../src/credits/credits.service.ts';
 import { leadsOfRun, startRun, waitForRun } from '../support/agents.ts';
 import { useAgentWorld } from '../support/agent-world/index.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { storeFillerLeads } from '../support/leads.ts';
 
 /**
  * Agent runs with no language model configured: the built-in researcher
@@ -107,7 +107,7 @@ describe('the built-in researcher (no language model)', () => {
   it('stops at the plan\'s lead limit, saying so, with the leads that fit stored', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace('free');
     // The free plan's 5,000 leads, all but one taken.
-    await mongoose.connection.db!.collection('lead_quotas').updateOne({ _id: workspaceId as never }, { $set: { stored: 4_999, total: 4_999 } }, { upsert: true });
+    await storeFillerLeads(workspaceId, 4_999);
     const started = await startRun(server, apiKey, { goal: 'CTOs of fintech companies in Berlin' });
     const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
     expect(run).toMatchObject({ status: 'completed', error: 'lead_limit', leads_saved: 1 });

@@ -3,7 +3,6 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts'
 import { closeUsage, debitCredits, getBalances, openUsage, setBalances, usageOf, UsageAccountClosedError } from '../../src/credits/credits.service.ts';
 import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
-import { itRacingOneDocument } from '../support/store.ts';
 
 beforeAll(() => connectDatabase(freshDatabaseUri()));
 afterAll(() => disconnectDatabase());
@@ -16,7 +15,7 @@ describe('credits', () => {
     expect(await getBalances(workspaceId)).toEqual({ crawl: 2000, agent: 500, validation: 2000, overage: false });
   });
 
-  itRacingOneDocument('never lets concurrent debits take the balance below zero', async () => {
+  it('never lets concurrent debits take the balance below zero', async () => {
     const workspaceId = await newWorkspace();
     await setBalances(workspaceId, { crawl: 10 });
     const results = await Promise.allSettled(Array.from({ length: 25 }, () => debitCredits(workspaceId, 'crawl', 1)));
@@ -79,7 +78,7 @@ describe('credits', () => {
     expect(await usageOf(workspaceId, account)).toEqual({ items: 5, charged: 5, overage: 0, next: 8 });
   });
 
-  itRacingOneDocument('charges an item once when its charges race', async () => {
+  it('charges an item once when its charges race', async () => {
     const workspaceId = await newWorkspace();
     await setBalances(workspaceId, { crawl: 4, overage: true });
     await openUsage(workspaceId, 'scrape-run:r2');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
-import { itRacingOneDocument } from '../support/store.ts';
 
 const server = useApiServer();
 
@@ -111,7 +110,7 @@ describe('PATCH /api/leads/{id} stores every change of a request or none', () =>
   });
 
   // Two requests give two leads the same email at once; the unique index refuses one of them with 409.
-  itRacingOneDocument.each([
+  it.each([
     { move: 'archiving', startArchived: false, archived: true },
     { move: 'restoring', startArchived: true, archived: false },
   ])('leaves the lead as it was when $move it loses a race for an email', async ({ startArchived, archived }) => {

@@ -160,7 +160,7 @@ describe('GET /api/outreach/stats', () => {
 
 describe('local days from hourly buckets', () => {
   const count = async (scope: string, ...times: string[]) => {
-    for (const at of times) recordOutreachEvent([scope], 'sent', Date.parse(at));
+    for (const at of times) await recordOutreachEvent([scope], 'sent', Date.parse(at));
   };
   const sentByDay = async (scope: string, timezone: string, at: string, days: number) =>
     Object.fromEntries((await localDailyCounts(scope, timezone, days, Date.parse(at))).map((day) => [day.date, day.sent]));

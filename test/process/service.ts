@@ -72,15 +72,15 @@ export const healthStatus = (port: number) =>
   );
 
 /**
- * Waits until the service (`start`: API and worker) answers /healthz 200 and its worker has started (it starts
- * once the API listens); fails early with its output if it exits first.
+ * Waits until the service (`start`: API and worker; or `api` alone, with `withWorker` false) answers /healthz 200
+ * and its worker has started (it starts once the API listens); fails early with its output if it exits first.
  */
-export async function waitForHealthy(service: Spawned, port: number, timeoutMs = 60_000) {
+export async function waitForHealthy(service: Spawned, port: number, timeoutMs = 60_000, withWorker = true) {
   await waitFor(
     `/healthz on port ${port}`,
     async () => {
       if (service.child.exitCode !== null) throw new Error(`exited ${service.child.exitCode}:\n${service.stdout()}\n${service.stderr()}`);
-      return service.stdout().includes('worker started') && (await healthStatus(port)) === 200;
+      return (!withWorker || service.stdout().includes('worker started')) && (await healthStatus(port)) === 200;
     },
     timeoutMs,
   );

@@ -1,16 +1,13 @@
 import { finishedAgentRunStatuses, type AgentRunStatus } from '../../../schema/agents.ts';
 import { now } from '../../clock.ts';
 import { closeUsage, usageOf } from '../../credits/credits.service.ts';
-import { withKeyLock } from '../../db/key-lock.ts';
-import { updateIfMatches } from '../../db/update-if-matches.ts';
 import { emitEvent } from '../../events/events.service.ts';
-import { AgentConversation, AgentRun, type AgentRunDoc, type Playbook } from '../agent-run.model.ts';
+import { AgentConversation, AgentRun, type AgentRunDoc, type ConversationDoc, type Playbook } from '../agent-run.model.ts';
 import { toAgentRun } from '../agent-run-mapper.ts';
 import { writeArtifacts } from '../artifacts/artifacts.service.ts';
 
 /** The credit usage account of a run: each step is one charge to it, at most once. */
 export const usageAccount = (runId: string) => `agent:${runId}`;
-export const runLockKey = (runId: string) => `agent-run:${runId}`;
 
 const workingStatuses: AgentRunStatus[] = ['queued', 'planning', 'running'];
 const activeStatuses: AgentRunStatus[] = [...workingStatuses, 'paused'];
@@ -18,9 +15,7 @@ export const isFinished = (status: AgentRunStatus) => finishedAgentRunStatuses.i
 
 /** Moves a run from one of `from` to `to` (with `fields`), or answers null when it is no longer in one of them. */
 function transition(runId: string, from: AgentRunStatus[], to: AgentRunStatus, fields: Record<string, unknown> = {}): Promise<AgentRunDoc | null> {
-  return withKeyLock(runLockKey(runId), () =>
-    updateIfMatches(AgentRun, runId, { status: { $in: from } }, { $set: { status: to, ...fields } }) as Promise<AgentRunDoc | null>,
-  );
+  return AgentRun.findOneAndUpdate({ _id: runId, status: { $in: from } }, { $set: { status: to, ...fields } }, { returnDocument: 'after' }).lean<AgentRunDoc>();
 }
 
 /** A worker takes the run up: `queued` becomes `planning` (a run taken over or resumed keeps its status). */
@@ -89,27 +84,37 @@ export async function closeEndedRun(run: AgentRunDoc, rewrite = false): Promise<
   if (run.status === 'completed' || run.status === 'failed') await emitEvent(run.workspaceId, `agent.run.${run.status}`, toAgentRun(run), run._id);
 }
 
+/**
+ * Changes a conversation's playbook: read, changed, and written only over the revision it
+ * was read at (read again when another change landed first), so no change is lost.
+ */
+async function changePlaybook(conversationId: string, change: (playbook: Playbook) => Partial<Playbook>): Promise<void> {
+  for (;;) {
+    const conversation = await AgentConversation.findById(conversationId).lean<ConversationDoc>();
+    if (!conversation) return;
+    const playbook = { runs: [], sources: [], ...conversation.playbook };
+    const revision = conversation.playbookRevision;
+    const written = await AgentConversation.updateOne(
+      { _id: conversationId, playbookRevision: revision ?? { $exists: false } },
+      { $set: { playbook: { ...playbook, ...change(playbook) } }, $inc: { playbookRevision: 1 } },
+    );
+    if (written.matchedCount) return;
+  }
+}
+
 /** What a follow-up run inherits: each run's goal and summary, and which sites gave leads. */
 async function recordInPlaybook(run: AgentRunDoc): Promise<void> {
-  await withKeyLock(`agent-conversation:${run.conversationId}`, async () => {
-    const conversation = await AgentConversation.findById(run.conversationId).lean();
-    if (!conversation) return;
-    const playbook = (conversation.playbook ?? { runs: [], sources: [] }) as Playbook;
-    const runs = [...playbook.runs.filter((entry) => entry.runId !== run._id), { runId: run._id, goal: run.goal, summary: run.resultSummary ?? null, leadsSaved: run.leadsSaved }];
-    await AgentConversation.updateOne({ _id: run.conversationId }, { $set: { playbook: { ...playbook, runs: runs.slice(-20) } } });
-  });
+  await changePlaybook(run.conversationId, (playbook) => ({
+    runs: [...playbook.runs.filter((entry) => entry.runId !== run._id), { runId: run._id, goal: run.goal, summary: run.resultSummary ?? null, leadsSaved: run.leadsSaved }].slice(-20),
+  }));
 }
 
 /** Adds what a step learned about sites (leads per host) to the conversation's playbook. */
 export async function recordSources(conversationId: string, leadsByHost: Record<string, number>): Promise<void> {
   if (Object.keys(leadsByHost).length === 0) return;
-  await withKeyLock(`agent-conversation:${conversationId}`, async () => {
-    const conversation = await AgentConversation.findById(conversationId).lean();
-    if (!conversation) return;
-    const playbook = (conversation.playbook ?? { runs: [], sources: [] }) as Playbook;
+  await changePlaybook(conversationId, (playbook) => {
     const sources = new Map(playbook.sources.map((source) => [source.host, source.leads]));
     for (const [host, leads] of Object.entries(leadsByHost)) sources.set(host, (sources.get(host) ?? 0) + leads);
-    const list = [...sources].map(([host, leads]) => ({ host, leads })).slice(-200);
-    await AgentConversation.updateOne({ _id: conversationId }, { $set: { 'playbook.sources': list } });
+    return { sources: [...sources].map(([host, leads]) => ({ host, leads })).slice(-200) };
   });
 }

@@ -1,5 +1,5 @@
 import { nowMs } from '../../clock.ts';
-import { countersStored, incrementCounterSoon } from '../../db/counter.ts';
+import { incrementCounter } from '../../db/counter.ts';
 import type { CampaignOut } from '../../../schema/outreach/campaigns.ts';
 import { CampaignCounters, Enrollment, type CampaignCountersDoc, type EnrollmentDoc } from './enrollment.model.ts';
 import type { CampaignDoc } from './campaign.model.ts';
@@ -7,11 +7,11 @@ import { nextWindowStart } from './schedule.ts';
 
 type Counter = 'enrolled' | 'finished' | 'interrupted' | EnrollmentDoc['stopReason'] & string;
 
-/** Moves a campaign's counters (by primary key; stored in the background, read after this process's writes). */
-export function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent?: { step: number; variant: number }): void {
+/** Moves a campaign's counters (one atomic increment of its counters document). */
+export async function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent?: { step: number; variant: number }): Promise<void> {
   const inc: Record<string, number> = { ...counts };
   if (sent) inc[`sent.${sent.step}.${sent.variant}`] = 1;
-  incrementCounterSoon(CampaignCounters, campaignId, inc);
+  await incrementCounter(CampaignCounters, campaignId, inc);
 }
 
 const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
@@ -24,14 +24,12 @@ const activeOf = (counters: Partial<CampaignCountersDoc>) => {
 
 /** Enrollments still going over these campaigns, from their counters (read by primary key, in parallel). */
 export async function activeEnrollmentCount(campaignIds: string[]): Promise<number> {
-  await countersStored();
   const all = await Promise.all(campaignIds.map((id) => CampaignCounters.findById(id).lean<CampaignCountersDoc>()));
   return all.reduce((total, counters) => total + (counters ? activeOf(counters) : 0), 0);
 }
 
 /** A campaign's progress: its counters, and when its next message is due within its schedule. */
 export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignOut['progress']> {
-  await countersStored();
   const counters = (await CampaignCounters.findById(campaign._id).lean<CampaignCountersDoc>()) ?? ({ sent: {} } as Partial<CampaignCountersDoc>);
   const count = (key: keyof CampaignCountersDoc) => (counters[key] as number | undefined) ?? 0;
   const next = campaign.status === 'active' || campaign.status === 'paused' ? await nextDue(campaign) : null;

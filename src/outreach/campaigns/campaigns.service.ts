@@ -5,7 +5,6 @@ import type { Principal } from '../../auth/principal.ts';
 import { brandFilter, brandForWrite } from '../../brands/brands.service.ts';
 import { now } from '../../clock.ts';
 import { findOwned } from '../../db/find-owned.ts';
-import { updateIfMatches } from '../../db/update-if-matches.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fieldError } from '../../errors/field-error.ts';
 import { inboxesForSending } from '../inboxes/inboxes.service.ts';
@@ -119,8 +118,8 @@ export const activeCampaigns = () => Campaign.find({ status: 'active' }).sort({ 
 
 /** An active campaign with nothing left to send is completed (a paused one stays paused). */
 export async function completeCampaign(campaignId: string): Promise<void> {
-  const completed = await updateIfMatches(Campaign, campaignId, { status: 'active' }, { $set: { status: 'completed' } });
-  if (completed) await emitEvent(completed.workspaceId, 'outreach.campaign.completed', await toCampaign(completed as CampaignDoc), `${campaignId}:${(completed as CampaignDoc).updatedAt.getTime()}`);
+  const completed = await Campaign.findOneAndUpdate({ _id: campaignId, status: 'active' }, { $set: { status: 'completed' } }, { returnDocument: 'after' }).lean<CampaignDoc>();
+  if (completed) await emitEvent(completed.workspaceId, 'outreach.campaign.completed', await toCampaign(completed), `${campaignId}:${completed.updatedAt.getTime()}`);
 }
 
 /** The names of the workspace's active campaigns that use an inbox or a sequence (which may then not be deleted). */

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
-import { withKeyLock } from '../../db/key-lock.ts';
-import { updateIfMatches } from '../../db/update-if-matches.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
 import { isSuppressed } from '../suppressions/suppressions.service.ts';
@@ -52,8 +50,8 @@ export async function enrollLeads(workspaceId: string, campaignId: string, leadI
     }
   }
   if (enrolled) {
-    countForCampaign(campaignId, { enrolled });
-    if (campaign.status === 'completed') await updateIfMatches(Campaign, campaignId, { status: 'completed' }, { $set: { status: 'active' } });
+    await countForCampaign(campaignId, { enrolled });
+    if (campaign.status === 'completed') await Campaign.updateOne({ _id: campaignId, status: 'completed' }, { $set: { status: 'active' } });
   }
   return { enrolled, skipped };
 }
@@ -70,21 +68,14 @@ export interface NextStep {
   dueAt: Date;
 }
 
-/** Writes to one enrollment, one at a time in the process (FerretDB applies updates as read-then-write). */
-const enrollmentWrite = <T>(id: string, write: () => Promise<T>) => withKeyLock(`enrollment:${id}`, write);
-
 /**
  * Moves an enrollment from the step it was at to `next`. Only from that step:
  * a worker holding an older copy cannot move it back.
  */
 async function moveOn(enrollment: EnrollmentDoc, next: NextStep, extra: Record<string, unknown> = {}, push?: Record<string, unknown>): Promise<void> {
-  await enrollmentWrite(enrollment._id, () =>
-    updateIfMatches(
-      Enrollment,
-      enrollment._id,
-      { status: 'active', nextStep: enrollment.nextStep },
-      { $set: { nextStep: next.step, nextDueAt: next.dueAt, ...extra }, ...(push && { $push: push }) },
-    ),
+  await Enrollment.updateOne(
+    { _id: enrollment._id, status: 'active', nextStep: enrollment.nextStep },
+    { $set: { nextStep: next.step, nextDueAt: next.dueAt, ...extra }, ...(push && { $push: push }) },
   );
 }
 
@@ -104,8 +95,8 @@ async function endEnrollment(enrollment: Pick<EnrollmentDoc, '_id' | 'campaignId
     recorded = ((await EnrollmentEnd.findById(enrollment._id).lean())?.outcome ?? outcome) as EnrollmentOutcome;
   }
   const status = recorded === 'finished' ? { status: 'finished', stopReason: null } : { status: 'stopped', stopReason: recorded };
-  await enrollmentWrite(enrollment._id, () => Enrollment.updateOne({ _id: enrollment._id }, { $set: { ...status, ...extra } }));
-  if (first) countForCampaign(enrollment.campaignId, { [recorded]: 1 });
+  await Enrollment.updateOne({ _id: enrollment._id }, { $set: { ...status, ...extra } });
+  if (first) await countForCampaign(enrollment.campaignId, { [recorded]: 1 });
   return first;
 }
 
@@ -127,7 +118,7 @@ export async function skipStep(enrollment: EnrollmentDoc, reason: string, next: 
   const skipped = { step: enrollment.nextStep, reason };
   if (next) await moveOn(enrollment, next, {}, { skipped });
   else {
-    await enrollmentWrite(enrollment._id, () => Enrollment.updateOne({ _id: enrollment._id }, { $push: { skipped } }));
+    await Enrollment.updateOne({ _id: enrollment._id }, { $push: { skipped } });
     await endEnrollment(enrollment, 'finished');
   }
 }

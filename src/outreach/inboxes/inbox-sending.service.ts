@@ -3,8 +3,6 @@ import { emitEvent } from '../../events/events.service.ts';
 import { now } from '../../clock.ts';
 import { settings } from '../../config.ts';
 import { findOwned } from '../../db/find-owned.ts';
-import { withKeyLock } from '../../db/key-lock.ts';
-import { updateIfMatches } from '../../db/update-if-matches.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { openSecret } from '../../secrets/secret-box.ts';
 import { capToday, last24hFigures } from './inbox-figures.ts';
@@ -68,9 +66,11 @@ export async function applyBounceGuard(workspaceId: string, inboxId: string): Pr
   if (sent24h < minSends || bounceRate24h <= limit) return false;
   const reason = `Bounce guard: ${bounced24h} bounces in ${sent24h} sends over the last 24 hours (${percent(bounceRate24h)}), above the ${percent(limit)} limit`;
   // Only an inbox still sending is paused: two bounces racing here pause it once, with one reason.
-  const paused = await withKeyLock(`inbox:${inboxId}`, () =>
-    updateIfMatches(Inbox, inboxId, { sendingPausedAt: null }, { $set: { sendingPausedAt: now(), sendingPausedReason: reason } }),
-  );
-  if (paused) await emitEvent(workspaceId, 'outreach.inbox.paused', await toInbox(paused as InboxDoc), `${inboxId}:${(paused as InboxDoc).sendingPausedAt!.getTime()}`);
+  const paused = await Inbox.findOneAndUpdate(
+    { _id: inboxId, sendingPausedAt: null },
+    { $set: { sendingPausedAt: now(), sendingPausedReason: reason } },
+    { returnDocument: 'after' },
+  ).lean<InboxDoc>();
+  if (paused) await emitEvent(workspaceId, 'outreach.inbox.paused', await toInbox(paused), `${inboxId}:${paused.sendingPausedAt!.getTime()}`);
   return paused !== null;
 }

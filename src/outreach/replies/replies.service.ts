@@ -158,7 +158,7 @@ async function applyEffects(reply: ReplyDoc): Promise<void> {
   if (reply.kind === 'reply') {
     if (enrollmentId && reply.campaignId) await stopEnrollment({ _id: enrollmentId, campaignId: reply.campaignId }, 'replied');
     // A reply from a lead counts; mail that matches nothing we sent (newsletters, spam) does not.
-    if (reply.leadId && (await firstTime(`${reply._id}:replied`))) recordOutreachEvent(scopes, 'replied');
+    if (reply.leadId && (await firstTime(`${reply._id}:replied`))) await recordOutreachEvent(scopes, 'replied');
     return;
   }
   if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
@@ -178,6 +178,6 @@ async function applyEffects(reply: ReplyDoc): Promise<void> {
   if (reply.bounceType !== 'hard') return;
   await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'hard_bounce', 'bounce_message');
   if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'bounced');
-  if (await firstTime(`${reply._id}:bounced`)) recordOutreachEvent(scopes, 'bounced');
+  if (await firstTime(`${reply._id}:bounced`)) await recordOutreachEvent(scopes, 'bounced');
   await applyBounceGuard(reply.workspaceId, reply.inboxId);
 }

@@ -31,7 +31,7 @@ export interface DeliveryRequest {
   giveBack: () => Promise<unknown>;
 }
 
-const count = (record: MessageDoc, ...events: OutreachEvent[]) => events.forEach((event) => recordOutreachEvent(eventScopes(record), event));
+const count = (record: MessageDoc, ...events: OutreachEvent[]) => recordOutreachEvent(eventScopes(record), events);
 
 /**
  * Sends a claimed message over SMTP and records what came of it: the
@@ -65,7 +65,7 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
       }),
     );
     const sentAt = await markSent(record._id, String(info.response ?? ''));
-    count(record, 'sent');
+    await count(record, 'sent');
     return { outcome: 'sent', sentAt };
   } catch (error) {
     return failed(request, error);
@@ -84,12 +84,12 @@ async function failed(request: DeliveryRequest, error: unknown): Promise<Deliver
   }
   await markFailed(record._id, failure.message);
   if (failure.kind !== 'rejected') {
-    count(record, 'failed');
+    await count(record, 'failed');
     return { outcome: 'failed', error: failure.message };
   }
   // Refused at RCPT: a hard bounce, known at once.
   await suppressAddress(record.workspaceId, record.to, 'hard_bounce', 'smtp_rejection');
-  count(record, 'sent', 'bounced');
+  await count(record, 'sent', 'bounced');
   const inboxPaused = await applyBounceGuard(record.workspaceId, inbox.id);
   return { outcome: 'bounced', error: failure.message, code: failure.code, inboxPaused };
 }

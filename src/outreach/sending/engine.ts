@@ -1,5 +1,4 @@
 import { nowMs } from '../../clock.ts';
-import { countersStored } from '../../db/counter.ts';
 import { log } from '../../logger.ts';
 import { activeCampaigns, completeCampaign } from '../campaigns/campaigns.service.ts';
 import type { CampaignDoc } from '../campaigns/campaign.model.ts';
@@ -36,8 +35,6 @@ export async function runOutreachPass(): Promise<TickReport> {
       log.error('outreach pass failed for a campaign', { campaignId: campaign._id, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  // The pass's counts are in the store when it ends (they are written in the background meanwhile).
-  await countersStored();
   return report;
 }
 

@@ -136,7 +136,7 @@ async function settle(
 ): Promise<StepOutcome> {
   switch (delivery.outcome) {
     case 'sent':
-      countForCampaign(pass.campaign._id, {}, { step: stepIndex, variant });
+      await countForCampaign(pass.campaign._id, {}, { step: stepIndex, variant });
       await markContacted(enrollment.leadId, leadStatus);
       await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, stepIndex, delivery.sentAt.getTime()), stepIndex === 0 ? messageId : undefined);
       return 'sent';
@@ -161,8 +161,8 @@ async function stop(enrollment: EnrollmentDoc, reason: NonNullable<EnrollmentDoc
 async function interrupted(pass: CampaignPass, enrollment: EnrollmentDoc, recordId: string, stepIndex: number): Promise<StepOutcome> {
   const record = await findMessage(recordId);
   if (record?.status === 'claimed' && (await markInterrupted(recordId))) {
-    countForCampaign(pass.campaign._id, { interrupted: 1 });
-    recordOutreachEvent(eventScopes({ ...record, campaignId: pass.campaign._id }), 'failed');
+    await countForCampaign(pass.campaign._id, { interrupted: 1 });
+    await recordOutreachEvent(eventScopes({ ...record, campaignId: pass.campaign._id }), 'failed');
     log.warn('outreach step interrupted mid-send; not sent again', { campaignId: pass.campaign._id, recordId });
   }
   await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, stepIndex, nowMs()));

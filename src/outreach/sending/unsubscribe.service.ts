@@ -19,7 +19,7 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
     await stopLeadEnrollments(record.workspaceId, record.leadId, 'unsubscribed');
   }
   if (!already) {
-    recordOutreachEvent(eventScopes(record), 'unsubscribed');
+    await recordOutreachEvent(eventScopes(record), 'unsubscribed');
   }
   return true;
 }
@@ -28,5 +28,5 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
 export async function recordOpen(recordId: string): Promise<void> {
   const opened = await recordFirstOpen(recordId);
   if (!opened) return;
-  recordOutreachEvent(eventScopes(opened), 'opened');
+  await recordOutreachEvent(eventScopes(opened), 'opened');
 }

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { nowMs } from '../../clock.ts';
-import { countersStored, incrementCounterSoon } from '../../db/counter.ts';
+import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
 
 export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed'] as const;
@@ -36,16 +36,26 @@ export const eventScopes = (about: { workspaceId: string; brandId: string; inbox
 const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0 });
 
 /**
- * Counts one event for each scope, in its hour and its day. The writes
- * finish in the background (merged per bucket while sends go on); every
- * read below waits for this process's writes first.
+ * Counts events for each scope, in its hour and its day: one write of
+ * every bucket's atomic increment (created when missing).
  */
-export function recordOutreachEvent(scopes: string[], event: OutreachEvent, at = nowMs()): void {
+export async function recordOutreachEvent(scopes: string[], events: OutreachEvent | OutreachEvent[], at = nowMs()): Promise<void> {
+  const inc = Object.fromEntries([events].flat().map((event) => [event, 1]));
   const buckets = scopes.flatMap((scope) => [
     { _id: `${scope}:h:${hourIndex(at)}`, scope, period: String(hourIndex(at)), expiresAt: new Date(at + keepHoursMs) },
     { _id: `${scope}:d:${utcDay(at)}`, scope, period: utcDay(at), expiresAt: new Date(at + keepDaysMs) },
   ]);
-  for (const { _id, ...fields } of buckets) incrementCounterSoon(OutreachStats, _id, { [event]: 1 }, fields);
+  try {
+    await OutreachStats.bulkWrite(
+      buckets.map(({ _id, ...fields }) => ({ updateOne: { filter: { _id }, update: { $inc: inc, $setOnInsert: fields }, upsert: true } })),
+      { ordered: false },
+    );
+  } catch (error) {
+    // A bucket's first two increments racing on MongoDB: the one whose insert lost is applied again as a plain increment.
+    if (!isDuplicateKey(error)) throw error;
+    const lost = ((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => buckets[index]!._id);
+    await OutreachStats.updateMany({ _id: { $in: lost } }, { $inc: inc });
+  }
 }
 
 const sum = (docs: Array<OutreachStatsDoc | null>) => {
@@ -57,14 +67,12 @@ const sum = (docs: Array<OutreachStatsDoc | null>) => {
 /** A scope's counts over the last 24 hours: the current hour and the 23 before it. */
 export async function last24Hours(scope: string, at = nowMs()): Promise<OutreachCounts> {
   const hours = Array.from({ length: 24 }, (_, back) => hourIndex(at) - back);
-  await countersStored();
   return sum(await Promise.all(hours.map((hour) => OutreachStats.findById(`${scope}:h:${hour}`).lean<OutreachStatsDoc>())));
 }
 
 /** A scope's counts for each of the last `days` UTC days, oldest first (today included). */
 export async function dailyCounts(scope: string, days: number, at = nowMs()): Promise<Array<{ day: string } & OutreachCounts>> {
   const dayKeys = Array.from({ length: days }, (_, back) => utcDay(at - (days - 1 - back) * dayMs));
-  await countersStored();
   const docs = await Promise.all(dayKeys.map((day) => OutreachStats.findById(`${scope}:d:${day}`).lean<OutreachStatsDoc>()));
   return dayKeys.map((day, index) => ({ day, ...sum([docs[index] ?? null]) }));
 }
@@ -101,7 +109,6 @@ export async function localDailyCounts(scope: string, timezone: string, days: nu
     const end = Math.min(current + 1, Math.ceil(endMs / hourMs));
     return { date, ids: Array.from({ length: Math.max(0, end - first) }, (_, n) => `${scope}:h:${first + n}`) };
   });
-  await countersStored();
   const docs = await Promise.all(spans.map(({ ids }) => Promise.all(ids.map((id) => OutreachStats.findById(id).lean<OutreachStatsDoc>()))));
   return spans.map(({ date }, index) => ({ date, ...sum(docs[index]!) }));
 }

@@ -1,8 +1,6 @@
 import type { GiveUpReason } from '../../../jobs/job-definition.ts';
 import { now, nowMs } from '../../clock.ts';
 import { closeUsage, openUsage } from '../../credits/credits.service.ts';
-import { withKeyLock } from '../../db/key-lock.ts';
-import { updateIfMatches } from '../../db/update-if-matches.ts';
 import { emitEvent } from '../../events/events.service.ts';
 import { toJob } from '../job-mapper.ts';
 import { ValidationJob, type ValidationJobDoc } from '../validation-job.model.ts';
@@ -17,10 +15,9 @@ export const isActiveJob = (status: ValidationJobDoc['status']) => activeStatuse
 /** What a run of the job keeps current: its progress, written about once a second. */
 export type JobProgress = Pick<ValidationJobDoc, 'processed' | 'billable' | 'creditsCharged' | 'overageCredits' | 'counts' | 'deferred' | 'reused' | 'settledThrough' | 'nextRetryAt'>;
 
-/** Job writes go in turn per job inside the process (FerretDB does not compare-and-swap; a no-op on MongoDB). */
-const inTurn = <T>(jobId: string, task: () => Promise<T>) => withKeyLock(`validation-job:${jobId}`, task);
+/** The job after `update`, applied only while it matches `condition`; null when it does not. */
 const conditional = (jobId: string, condition: Record<string, unknown>, update: Record<string, unknown>) =>
-  inTurn(jobId, () => updateIfMatches(ValidationJob, jobId, condition, update)) as Promise<ValidationJobDoc | null>;
+  ValidationJob.findOneAndUpdate({ _id: jobId, ...condition }, update, { returnDocument: 'after' }).lean<ValidationJobDoc>();
 
 export const readJob = (jobId: string) => ValidationJob.findById(jobId).lean<ValidationJobDoc>();
 

@@ -2,33 +2,33 @@
  * The floor for bench/leads-list: a bare node:http server doing each
  * scenario's database work with the raw mongodb driver, and nothing else.
  *
- *   GET /?limit=100[&q=…]  the lead list: the same page query, the same
- *                          counter read, and the same count when filtered;
+ *   GET /?limit=100[&q=…][&status=…]  the lead list: the same page query and
+ *                          the same two counts (the filter's, the workspace's);
  *                          no auth, validation, rate limit or mapping.
+ *   GET /capacity          the count of stored (not archived) leads.
+ *   POST /import           500 leads in the body: the count the cap is checked
+ *                          against, then one unordered insert of the leads.
  *   GET /user              what an authenticated GET /api/user does in the
  *                          database: the key by _id (sha256 hex of the bearer
  *                          key) in api_keys, its lastUsedAt write (fire and
  *                          forget, at most once a minute, as authenticate
  *                          does), the key's rolling-window update in
- *                          rate_limit_windows (as consumeRateLimit does it
- *                          on this store, 429 when full), then the user by
- *                          _id in users. No per-key lock, no validation.
+ *                          rate_limit_windows (one conditional update, 429
+ *                          when full), then the user by _id in users.
  */
-import { createHash } from 'node:crypto';
-import { createServer, type ServerResponse } from 'node:http';
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { MongoClient } from 'mongodb';
 
 const client = await new MongoClient(process.env.MONGODB_URI!).connect();
 const db = client.db();
-const leads = db.collection('leads');
-const counters = db.collection<{ _id: string; stored: number; total: number }>('lead_quotas');
+const leads = db.collection<Record<string, unknown>>('leads');
 const apiKeys = db.collection<{ _id: string; keyId: string; userId: string; workspaceId: string; status: string; expiresAt: Date | null; lastUsedAt: Date | null; scopes: string[] }>('api_keys');
 const windows = db.collection<{ _id: string; hits: number[]; lastHit: number }>('rate_limit_windows');
 const users = db.collection<{ _id: string; workspaceId: string; email: string; name: string; createdAt: Date }>('users');
 const workspaceId = process.env.BENCH_WORKSPACE_ID!;
 const limit = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60);
 const windowMs = 60_000;
-const ferretDb = typeof (await db.admin().command({ buildInfo: 1 })).ferretdbVersion === 'string';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -42,13 +42,36 @@ async function list(url: URL, res: ServerResponse) {
   const filter: Record<string, unknown> = { workspaceId, archivedAt: null };
   const q = url.searchParams.get('q');
   if (q) filter.searchText = { $regex: escapeRegex(q.toLowerCase()) };
+  const status = url.searchParams.get('status');
+  if (status) filter.status = status;
   const pageSize = Number(url.searchParams.get('limit') ?? 100);
-  const [rows, counts, filtered] = await Promise.all([
+  const [rows, total, workspaceTotal] = await Promise.all([
     leads.find(filter).sort({ createdAt: -1, _id: -1 }).limit(pageSize).toArray(),
-    counters.findOne({ _id: workspaceId }),
-    q ? leads.countDocuments(filter) : undefined,
+    leads.countDocuments(filter),
+    leads.countDocuments({ workspaceId }),
   ]);
-  send(res, 200, { leads: rows, total: filtered ?? counts?.stored, workspaceTotal: counts?.total });
+  send(res, 200, { leads: rows, total, workspaceTotal });
+}
+
+async function capacity(res: ServerResponse) {
+  send(res, 200, { used: await leads.countDocuments({ workspaceId, archivedAt: null }) });
+}
+
+async function importLeads(body: string, res: ServerResponse) {
+  const now = new Date();
+  const docs = (JSON.parse(body) as { leads: Array<Record<string, unknown>> }).leads.map((lead) => ({
+    _id: randomUUID(),
+    workspaceId,
+    ...lead,
+    emailKey: `e:${String(lead.email).toLowerCase()}`,
+    linkedinKey: `~${randomUUID()}`,
+    archivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await leads.countDocuments({ workspaceId, archivedAt: null });
+  await leads.insertMany(docs as never[], { ordered: false });
+  send(res, 201, { created: docs.length });
 }
 
 /** Records one hit in the key's window if it has room; false when full. A key's first two requests may race to create its window: then once more. */
@@ -61,21 +84,8 @@ async function admit(keyId: string, now: number, retry = true): Promise<boolean>
   }
 }
 
-/** FerretDB only: this process's copy of each window it wrote. */
-const copies = new Map<string, number[]>();
-
 async function tryAdmit(keyId: string, now: number): Promise<boolean> {
   const push = { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } };
-  if (ferretDb) {
-    // As the service does on FerretDB: decide from the process's copy of the window (read once), write by _id.
-    const known = copies.get(keyId) ?? (await windows.findOne({ _id: keyId }))?.hits ?? [];
-    const inWindow = known.filter((t) => t > now - windowMs);
-    if (inWindow.length >= limit) return (copies.set(keyId, inWindow), false);
-    const hits = [...inWindow, now].slice(-limit);
-    await windows.updateOne({ _id: keyId }, { $set: { hits, lastHit: now } }, { upsert: true });
-    copies.set(keyId, hits);
-    return true;
-  }
   const roomLeft = { $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0': { $lte: now - windowMs } }] };
   if (await windows.findOneAndUpdate({ _id: keyId, ...roomLeft }, push, { returnDocument: 'after' })) return true;
   if (await windows.findOne({ _id: keyId })) return false;
@@ -101,9 +111,20 @@ async function user(authorization: string | undefined, res: ServerResponse) {
   });
 }
 
+async function readBody(req: IncomingMessage): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return body;
+}
+
 const server = createServer((req, res) => {
   const url = new URL(req.url!, 'http://localhost');
-  const handled = url.pathname === '/user' ? user(req.headers.authorization, res) : list(url, res);
+  const route: Record<string, () => Promise<void>> = {
+    '/user': () => user(req.headers.authorization, res),
+    '/capacity': () => capacity(res),
+    '/import': async () => importLeads(await readBody(req), res),
+  };
+  const handled = (route[url.pathname] ?? (() => list(url, res)))();
   handled.catch((error: unknown) => {
     console.error(error);
     if (!res.headersSent) send(res, 500, { error: 'internal' });

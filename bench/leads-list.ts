@@ -2,15 +2,18 @@
  * Authenticated API throughput on REST, GraphQL and tRPC against a bare
  * node:http + mongodb driver floor doing the same database work
  * (bench/floor-server.ts), in one run:
- *   - the lead list (100 per page, and a `q` search) at 100,000 leads in
- *     one workspace;
+ *   - the lead list (100 per page; with a `q` search; filtered by status),
+ *     and the lead capacity, at 100,000 leads in one workspace;
+ *   - the import (POST /api/leads, 500 leads a call, 4 calls at once), in
+ *     leads a second, last, as it grows the workspace;
  *   - GET /api/user, the cheapest authenticated call (key, rate-limit
  *     window and user reads), against a floor doing those same reads.
+ * Each line also gives one request's latency alone, before the load.
  *
  *   npm run bench:leads-list                 # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:leads-list
  *   BENCH_LEADS=2000 BENCH_SECONDS=3 …       # another size / duration
- *   BENCH_GROUPS=user BENCH_LEADS=0 …        # only some groups (list, search, user)
+ *   BENCH_GROUPS=user BENCH_LEADS=0 …        # only some groups (list, search, filtered, capacity, user, import)
  *   BENCH_KEYS=2000 …                        # API keys per scenario (default 50 per second of run)
  *
  * Traffic looks like real traffic: the API runs with the default rate limit
@@ -36,7 +39,7 @@ import { benchStore, createKeys, searchTerm, seedLeads } from './support-store.t
 const leadCount = Number(process.env.BENCH_LEADS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const keysPerScenario = Number(process.env.BENCH_KEYS ?? 50 * seconds);
-const groups = (process.env.BENCH_GROUPS ?? 'list,search,user').split(',');
+const groups = (process.env.BENCH_GROUPS ?? 'list,search,filtered,capacity,user,import').split(',');
 const connections = 32;
 const store = benchStore('bench');
 
@@ -58,13 +61,52 @@ interface Scenario {
 const scenarios = ([
   { name: 'floor  GET ?limit=100', server: floor, path: '/?limit=100', group: 'list', isFloor: true, authenticated: false },
   { name: 'floor  GET ?q&limit=100', server: floor, path: `/?q=${searchTerm}&limit=100`, group: 'search', isFloor: true, authenticated: false },
+  { name: 'floor  GET ?status&limit=100', server: floor, path: '/?status=new&limit=100', group: 'filtered', isFloor: true, authenticated: false },
+  { name: 'floor  GET /capacity', server: floor, path: '/capacity', group: 'capacity', isFloor: true, authenticated: false },
   { name: 'REST   GET /api/leads?limit=100', server: api, path: '/api/leads?limit=100', group: 'list', authenticated: true },
   { name: 'REST   GET /api/leads?q&limit=100', server: api, path: `/api/leads?q=${searchTerm}&limit=100`, group: 'search', authenticated: true },
+  { name: 'REST   GET /api/leads?status&limit=100', server: api, path: '/api/leads?status=new&limit=100', group: 'filtered', authenticated: true },
+  { name: 'REST   GET /api/leads/capacity', server: api, path: '/api/leads/capacity', group: 'capacity', authenticated: true },
   { name: 'GraphQL leadsList(limit: 100)', server: api, path: '/graphql', method: 'POST', body: graphqlBody, group: 'list', authenticated: true },
   { name: 'tRPC   leads.list?limit=100', server: api, path: `/trpc/leads.list?input=${encodeURIComponent('{"limit":100}')}`, group: 'list', authenticated: true },
   { name: 'floor  GET /user (same reads)', server: floor, path: '/user', group: 'user', isFloor: true, authenticated: true },
   { name: 'REST   GET /api/user', server: api, path: '/api/user', group: 'user', authenticated: true },
+  // Last: it grows the workspace.
+  { name: 'floor  POST /import (500 leads)', server: floor, path: '/import', method: 'POST', group: 'import', isFloor: true, authenticated: false },
+  { name: 'REST   POST /api/leads (500 leads)', server: api, path: '/api/leads', method: 'POST', group: 'import', authenticated: true },
 ] satisfies Scenario[] as Scenario[]).filter((s) => groups.includes(s.group));
+
+const importBatch = 500;
+const importersAtOnce = 4;
+let importedSoFar = 0;
+/** 500 leads never stored before. */
+const importBody = () =>
+  JSON.stringify({
+    leads: Array.from({ length: importBatch }, () => {
+      const n = importedSoFar++;
+      return { email: `imported${n}@import${n % 5000}.test`, full_name: `Imported ${n}`, company: `Import ${n % 5000}`, domain: `import${n % 5000}.test` };
+    }),
+  });
+
+/** Imports for `seconds` from `importersAtOnce` clients at once, each call with its own key; leads stored a second. */
+async function loadImports(url: string, keys: string[]): Promise<{ leadsPerSecond: number; calls: number; failed: string[] }> {
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  let calls = 0;
+  let sent = 0;
+  const failed: string[] = [];
+  const importer = async () => {
+    while (performance.now() < deadline) {
+      const key = keys[sent++ % Math.max(keys.length, 1)];
+      const response = await fetch(url, { method: 'POST', body: importBody(), headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) } });
+      const text = await response.text();
+      if (response.status === 201) calls++;
+      else failed.push(`${response.status} ${text.slice(0, 120)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: importersAtOnce }, importer));
+  return { leadsPerSecond: (calls * importBatch) / ((performance.now() - started) / 1000), calls, failed };
+}
 
 /** The workspace with its leads, and for each authenticated scenario its own keys (the last one for the probe). */
 async function seed() {
@@ -95,19 +137,32 @@ for (const scenario of scenarios) {
   const database = await store.open();
   const port = await freePort();
   const env = { MONGODB_URI: database.uri, SECRETS_KEY: randomBytes(32).toString('base64'), PORT: String(port), RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn', BENCH_WORKSPACE_ID: workspaceId };
-  const health = scenario.server === api ? '/healthz' : '/?limit=1';
+  const health = scenario.server === api ? '/healthz' : '/capacity';
   const server = await startService(process.execPath, scenario.server, env, `http://127.0.0.1:${port}${health}`, 120_000);
   const url = `http://127.0.0.1:${port}${scenario.path}`;
   const scenarioKeys = keys.get(scenario) ?? [];
   const probeKey = scenarioKeys.pop();
 
-  // One request alone first: its latency without load, and a check that the scenario answers 200.
+  // One request alone first: its latency without load, and a check that the scenario answers 2xx.
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(probeKey ? { authorization: `Bearer ${probeKey}` } : {}) };
   const probeStart = performance.now();
-  const probe = await fetch(url, { method: scenario.method ?? 'GET', body: scenario.body, headers });
+  const probe = await fetch(url, { method: scenario.method ?? 'GET', body: scenario.group === 'import' ? importBody() : scenario.body, headers });
   await probe.text();
   const alone = performance.now() - probeStart;
   if (!probe.ok) throw new Error(`${scenario.name} answered ${probe.status}`);
+
+  if (scenario.group === 'import') {
+    const imported = await loadImports(url, scenarioKeys);
+    if (scenario.isFloor) floors[scenario.group] = imported.leadsPerSecond;
+    if (scenario.server === api) peakApiRss = Math.max(peakApiRss, rssMiB(server.pid, 'VmHWM'));
+    const floorRate = floors[scenario.group];
+    const ratio = !scenario.isFloor && floorRate ? `  ${(imported.leadsPerSecond / floorRate).toFixed(2)}x floor` : '';
+    const failures = imported.failed.length ? `, ${imported.failed.length} NOT 201: ${[...new Set(imported.failed)].join('; ')}` : '';
+    console.log(`${scenario.name.padEnd(36)} ${imported.leadsPerSecond.toFixed(0).padStart(8)} leads/s  alone ${alone.toFixed(0).padStart(5)} ms${ratio}  (${imported.calls} calls${failures})`);
+    await server.stop();
+    await database.stop();
+    continue;
+  }
 
   const figures = await loadWithKeys({ url, method: scenario.method, body: scenario.body, keys: scenarioKeys, connections, seconds });
   if (scenario.isFloor) floors[scenario.group] = figures.rps;

@@ -9,10 +9,10 @@
  * At each size, one workspace grown to that many leads through the import
  * service (500 per call):
  *   (a) lead list latency, one request alone at a time, median of
- *       BENCH_REPEATS after one warm-up: REST GET /api/leads?limit=100 and
- *       the same with a `q` search, through the real API server in this
- *       process on a 127.0.0.1 port, with a fresh key per series at the
- *       default rate limit;
+ *       BENCH_REPEATS after one warm-up: REST GET /api/leads?limit=100, the
+ *       same with a `q` search and filtered by status, and the capacity,
+ *       through the real API server in this process on a 127.0.0.1 port,
+ *       with a fresh key per series at the default rate limit;
  *   (b) single-document latency on a plain collection (`envelope_docs`,
  *       lead-shaped documents, only the _id index) grown to the same size
  *       in the same database, with the raw mongodb driver: findOne by _id,
@@ -94,6 +94,7 @@ let stored = 0;
 let inserted = 0;
 for (const size of sizes) {
   const seedSeconds = await seedLeads(workspace.workspaceId, leads, size);
+  const importRate = (size - leads) / seedSeconds;
   console.log(`grew the workspace from ${leads} to ${size} leads in ${seedSeconds.toFixed(1)} s`);
   leads = size;
   for (; stored < size; stored += 1000) await docs.insertMany(Array.from({ length: Math.min(1000, size - stored) }, (_, i) => leadShaped(stored + i)));
@@ -101,16 +102,24 @@ for (const size of sizes) {
 
   const list = await listLatency('/api/leads?limit=100');
   const search = await listLatency(`/api/leads?q=${searchTerm}&limit=100`);
+  const filtered = await listLatency('/api/leads?status=new&limit=100');
+  const capacity = await listLatency('/api/leads/capacity');
   const find = await timed(opRepeats, () => docs.findOne({ _id: docId(randomBelow(size)) }));
   const update = await timed(opRepeats, (i) => docs.updateOne({ _id: docId(randomBelow(size)) }, { $set: { status: i % 2 ? 'contacted' : 'new', updatedAt: new Date() } }));
   const insert = await timed(opRepeats, () => docs.insertOne({ ...leadShaped(0), _id: `extra-${inserted++}` }));
   const ms = (value: number, width: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`.padStart(width);
-  rows.push(`${size.toLocaleString('en-US').padStart(9)}  ${ms(list, 12)}  ${ms(search, 12)}  ${ms(find, 10)}  ${ms(update, 10)}  ${ms(insert, 10)}`);
+  rows.push(
+    `${size.toLocaleString('en-US').padStart(9)}  ${ms(list, 12)}  ${ms(search, 12)}  ${ms(filtered, 12)}  ${ms(capacity, 10)}  ${ms(find, 10)}  ${ms(update, 10)}  ${ms(insert, 10)}  ${Math.round(importRate).toString().padStart(8)}`,
+  );
   console.log(rows.at(-1));
 }
 
-console.log(`\nstore: ${store.name}; lead lists: median of ${repeats} requests alone, REST over 127.0.0.1; single documents: median of ${opRepeats}, raw driver`);
-console.log(`${'docs'.padStart(9)}  ${'list ?limit'.padStart(12)}  ${'list ?q'.padStart(12)}  ${'findById'.padStart(10)}  ${'updateOne'.padStart(10)}  ${'insertOne'.padStart(10)}`);
+console.log(
+  `\nstore: ${store.name}; lead lists and capacity: median of ${repeats} requests alone, REST over 127.0.0.1; single documents: median of ${opRepeats}, raw driver; import/s: leads a second through the import service while growing`,
+);
+console.log(
+  `${'docs'.padStart(9)}  ${'list ?limit'.padStart(12)}  ${'list ?q'.padStart(12)}  ${'?status'.padStart(12)}  ${'capacity'.padStart(10)}  ${'findById'.padStart(10)}  ${'updateOne'.padStart(10)}  ${'insertOne'.padStart(10)}  ${'import/s'.padStart(8)}`,
+);
 for (const row of rows) console.log(row);
 // How the store answers a find by _id (FerretDB reports its SQLite plan: SEARCH uses an index, SCAN reads the table).
 const explained = (await docs.find({ _id: docId(0) }).explain()) as { queryPlanner?: { Plan?: string[]; winningPlan?: { stage?: string } } };

@@ -3,8 +3,8 @@ import mongoose from 'mongoose';
 export async function connectDatabase(uri: string): Promise<typeof mongoose> {
   mongoose.set('strictQuery', true);
   await mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, autoIndex: true });
-  // Indexes are declared on the models; build them before serving.
-  await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
+  // Indexes are declared on the models: the store holds exactly those (built, and any no longer declared dropped) before serving.
+  await Promise.all(Object.values(mongoose.models).map((model) => model.syncIndexes()));
   return mongoose;
 }
 

@@ -141,7 +141,13 @@ function startFailure(dataDir: string, stderr: string, cause: Error): Error {
   );
 }
 
-const sqliteUrl = (dataDir: string) => `file:${dataDir}/`;
+/**
+ * FerretDB's SQLite files in `dataDir`. SQLite runs in WAL mode (FerretDB's default); synchronous=NORMAL
+ * syncs the log at checkpoints rather than at every commit: a write acknowledged survives a crash of any
+ * process, and a power loss may take the last moments' writes but never leaves the files inconsistent. That is
+ * MongoDB's default too (a write is acknowledged before its journal is flushed, every 100 ms).
+ */
+const sqliteUrl = (dataDir: string) => `file:${dataDir}/?_pragma=synchronous(normal)`;
 
 /**
  * Starts the FerretDB binary on a free port; tries another port if one was taken between the probe and the bind.

@@ -112,7 +112,7 @@ async function withoutStored(workspaceId: string, candidates: Candidate[]): Prom
   const emailKeys = candidates.map((c) => c.emailKey).filter((k) => k.startsWith('e:'));
   const linkedinKeys = candidates.map((c) => c.linkedinKey).filter((k) => k.startsWith('l:'));
   const existing = await Lead.find(
-    { workspaceId, $or: [{ emailKey: { $in: emailKeys } }, { linkedinKey: { $in: linkedinKeys } }] },
+    { $or: [{ workspaceId, emailKey: { $in: emailKeys } }, { workspaceId, linkedinKey: { $in: linkedinKeys } }] },
     { emailKey: 1, linkedinKey: 1 },
   ).lean();
   const stored = new Set(existing.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));

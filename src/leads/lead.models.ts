@@ -36,12 +36,15 @@ const leadSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
-// The list's filters, each with the list's sort (newest first).
-leadSchema.index({ workspaceId: 1, archivedAt: 1, createdAt: -1 });
-leadSchema.index({ workspaceId: 1, status: 1, createdAt: -1 });
+// The list's filters, each with the list's sort (newest first). Every view but the archived one asks for
+// archivedAt null, so it comes right after the workspace; searchText ends the main one, so a search (`q`)
+// is matched against index entries before any lead is read, and counted from them.
+leadSchema.index({ workspaceId: 1, archivedAt: 1, createdAt: -1, searchText: 1 });
+leadSchema.index({ workspaceId: 1, archivedAt: 1, status: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, archivedAt: 1, brandId: 1, createdAt: -1 });
+leadSchema.index({ workspaceId: 1, archivedAt: 1, unsubscribedAt: 1, createdAt: -1 });
+// An agent run's leads, archived too.
 leadSchema.index({ workspaceId: 1, agentRunId: 1, createdAt: -1 });
-leadSchema.index({ workspaceId: 1, brandId: 1, createdAt: -1 });
-leadSchema.index({ workspaceId: 1, unsubscribedAt: 1, createdAt: -1 });
 leadSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });
 leadSchema.index({ workspaceId: 1, linkedinKey: 1 }, { unique: true });
 

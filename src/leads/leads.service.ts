@@ -191,7 +191,7 @@ const duplicateError = (field: string | undefined) =>
 async function assertNoDuplicate(workspaceId: string, leadId: string, changes: Record<string, unknown>, field: string | undefined) {
   const keys = [changes.emailKey, changes.linkedinKey].filter((k): k is string => typeof k === 'string' && !k.startsWith('~'));
   if (!keys.length) return;
-  const clash = await Lead.exists({ workspaceId, _id: { $ne: leadId }, $or: [{ emailKey: { $in: keys } }, { linkedinKey: { $in: keys } }] });
+  const clash = await Lead.exists({ _id: { $ne: leadId }, $or: [{ workspaceId, emailKey: { $in: keys } }, { workspaceId, linkedinKey: { $in: keys } }] });
   if (clash) throw duplicateError(field);
 }
 

@@ -64,9 +64,10 @@ describe('single-document atomicity on the embedded store, across clients', () =
     const docs = dbs[0]!.collection('mortal');
     await docs.insertMany(Array.from({ length: 50 }, (_, n) => ({ _id: `m${n}` as never, n: 0 })));
     // Each document gets two updates and two deletes, interleaved.
-    await race(200, (db, n) => {
+    await race(200, async (db, n) => {
       const _id = `m${Math.floor(n / 4) % 50}` as never;
-      return n % 2 ? db.collection('mortal').deleteOne({ _id }) : db.collection('mortal').updateOne({ _id }, { $inc: { n: 1 } });
+      if (n % 2) await db.collection('mortal').deleteOne({ _id });
+      else await db.collection('mortal').updateOne({ _id }, { $inc: { n: 1 } });
     });
     expect(await docs.countDocuments({ _id: { $in: Array.from({ length: 50 }, (_, n) => `m${n}`) } as never })).toBe(0);
 

@@ -58,7 +58,7 @@ function corpus(random: Random, shape: Shape, size: number): Document[] {
   });
 }
 
-const indexes = [{ a: 1 }, { b: 1, s: -1 }, { s: 1 }, { d: -1 }];
+const indexes: Array<Record<string, 1 | -1>> = [{ a: 1 }, { b: 1, s: -1 }, { s: 1 }, { d: -1 }];
 const queryFields = ['a', 'b', 'c', 's', 'd', '_id', 'n.x', 'nope'] as const;
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

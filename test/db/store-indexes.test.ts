@@ -57,7 +57,7 @@ describe('indexed queries on the embedded store', () => {
   });
 
   it('orders by the index and stops at the limit, newest first', async () => {
-    const find = { filter: { workspaceId: 'ws-2', archivedAt: null }, sort: { createdAt: -1 }, limit: 5 };
+    const find = { filter: { workspaceId: 'ws-2', archivedAt: null }, sort: { createdAt: -1 as const }, limit: 5 };
     const answer = await explain(find);
     expect(answer.sortPushdown).toBe(true);
     expect(plan(answer)).not.toContain('TEMP B-TREE');

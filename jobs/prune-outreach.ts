@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pruneSoftBounces } from '../src/outreach/replies/soft-bounces.ts';
-import { pruneSendSlots } from '../src/outreach/sending/send-slots.ts';
+import { pruneSendCounts } from '../src/outreach/sending/send-slots.ts';
 import { pruneOutreachStats } from '../src/outreach/stats/outreach-stats.service.ts';
 import { defineJob } from './job-definition.ts';
 
@@ -11,7 +11,7 @@ export const pruneOutreachJob = defineJob({
   retries: 0,
   every: '1 hour',
   async handle() {
-    await pruneSendSlots();
+    await pruneSendCounts();
     await pruneOutreachStats();
     await pruneSoftBounces();
   },

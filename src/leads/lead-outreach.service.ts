@@ -1,7 +1,6 @@
 import { toLead } from './lead-mapper.ts';
 import { emitEvent } from '../events/events.service.ts';
 import { now } from '../clock.ts';
-import { findOwned } from '../db/find-owned.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 
 /** What outreach needs of a lead: where to write, what to merge, and whether it may be written to at all. */
@@ -33,8 +32,8 @@ const toOutreachLead = (doc: LeadDoc): OutreachLead => ({
 
 /** The workspace's leads among `ids`, read by primary key (ids of other workspaces or of no lead are left out). */
 export async function leadsForOutreach(workspaceId: string, ids: string[]): Promise<Map<string, OutreachLead>> {
-  const docs = await Promise.all([...new Set(ids)].map((id) => findOwned(Lead, id, workspaceId) as Promise<LeadDoc | null>));
-  return new Map(docs.filter((doc): doc is LeadDoc => doc !== null).map((doc) => [doc._id, toOutreachLead(doc)]));
+  const docs = ids.length ? await Lead.find({ workspaceId, _id: { $in: [...new Set(ids)] } }).lean<LeadDoc[]>() : [];
+  return new Map(docs.map((doc) => [doc._id, toOutreachLead(doc)]));
 }
 
 const beforeContact: Array<LeadDoc['status']> = ['new', 'qualified'];
@@ -45,8 +44,13 @@ const beforeContact: Array<LeadDoc['status']> = ['new', 'qualified'];
  * caller just read, spares the write for a lead contacted before.
  */
 export async function markContacted(leadId: string, knownStatus?: LeadDoc['status']): Promise<void> {
-  if (knownStatus && !beforeContact.includes(knownStatus)) return;
-  await Lead.updateOne({ _id: leadId, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
+  await markLeadsContacted([{ id: leadId, status: knownStatus }]);
+}
+
+/** markContacted for many leads, in one write. */
+export async function markLeadsContacted(leads: Array<{ id: string; status?: LeadDoc['status'] }>): Promise<void> {
+  const ids = leads.filter((lead) => !lead.status || beforeContact.includes(lead.status)).map((lead) => lead.id);
+  if (ids.length) await Lead.updateMany({ _id: { $in: ids }, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
 }
 
 /** The lead asked to hear no more: its `unsubscribed_at` is set (once). */

@@ -7,10 +7,10 @@ import { nextWindowStart } from './schedule.ts';
 
 type Counter = 'enrolled' | 'finished' | 'interrupted' | EnrollmentDoc['stopReason'] & string;
 
-/** Moves a campaign's counters (one atomic increment of its counters document). */
-export async function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent?: { step: number; variant: number }): Promise<void> {
+/** Moves a campaign's counters, the messages sent by step and variant too (one atomic increment of its counters document). */
+export async function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent: Array<{ step: number; variant: number }> = []): Promise<void> {
   const inc: Record<string, number> = { ...counts };
-  if (sent) inc[`sent.${sent.step}.${sent.variant}`] = 1;
+  for (const { step, variant } of sent) inc[`sent.${step}.${variant}`] = (inc[`sent.${step}.${variant}`] ?? 0) + 1;
   await incrementCounter(CampaignCounters, campaignId, inc);
 }
 

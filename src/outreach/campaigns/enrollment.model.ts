@@ -28,21 +28,8 @@ enrollmentSchema.index({ workspaceId: 1, leadId: 1 });
 export type EnrollmentDoc = InferRawDocTypeFromSchema<typeof enrollmentSchema>;
 export const Enrollment = mongoose.model('Enrollment', enrollmentSchema, 'outreach_enrollments');
 
-/**
- * How an enrollment ended, inserted once under its id: the store's unique
- * _id decides which of two racing ends (two workers, a send and an
- * unsubscribe) counts, on both stores, and the enrollment's status is
- * written from it (again, if a write was lost).
- */
-const enrollmentEndSchema = new Schema(
-  {
-    _id: { type: String, required: true }, // the enrollment id
-    outcome: { type: String, enum: ['finished', ...stopReasons], required: true },
-  },
-  { versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
-);
+/** How an enrollment ended: finished, or stopped and why. */
 export type EnrollmentOutcome = 'finished' | (typeof stopReasons)[number];
-export const EnrollmentEnd = mongoose.model('EnrollmentEnd', enrollmentEndSchema, 'outreach_enrollment_ends');
 
 /**
  * A campaign's running counts, moved as things happen (by primary key), so

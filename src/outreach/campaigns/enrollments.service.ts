@@ -3,51 +3,59 @@ import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
-import { isSuppressed } from '../suppressions/suppressions.service.ts';
+import { suppressedAmong } from '../suppressions/suppressions.service.ts';
 import { countForCampaign } from './campaign-progress.ts';
 import { Campaign, type CampaignDoc } from './campaign.model.ts';
 import { getCampaignDoc } from './campaigns.service.ts';
-import { Enrollment, EnrollmentEnd, type EnrollmentDoc, type EnrollmentOutcome } from './enrollment.model.ts';
+import { Enrollment, type EnrollmentDoc, type EnrollmentOutcome } from './enrollment.model.ts';
 
 type SkipReason = 'suppressed' | 'unsubscribed' | 'archived' | 'already_enrolled' | 'no_email' | 'invalid_email';
 
 const sendable = z.email();
 
-/** Why a lead may not be enrolled, or null when it may. */
-async function refusal(workspaceId: string, lead: OutreachLead | undefined): Promise<SkipReason | null> {
+/** Why a lead may not be enrolled, or null when it may (`suppressed`: the addresses the list holds). */
+function refusal(lead: OutreachLead | undefined, suppressed: Set<string>): SkipReason | null {
   if (!lead?.email) return 'no_email';
   if (!sendable.safeParse(lead.email).success) return 'invalid_email';
   if (lead.unsubscribed) return 'unsubscribed';
   if (lead.archived || lead.status === 'disqualified') return 'archived';
-  if (await isSuppressed(workspaceId, lead.email)) return 'suppressed';
+  if (suppressed.has(lead.email.trim().toLowerCase())) return 'suppressed';
   return null;
 }
 
 /**
  * Enrolls leads in a campaign, each once (the enrollment's id is the
  * campaign and the lead, so a repeat is refused by the store itself), and
- * says why each other lead was left out. An archived campaign takes none;
- * a completed one becomes active again.
+ * says why each other lead was left out: the leads and the do-not-contact
+ * list read once, the enrollments written with one insert. An archived
+ * campaign takes none; a completed one becomes active again.
  */
 export async function enrollLeads(workspaceId: string, campaignId: string, leadIds: string[]) {
   const campaign = await getCampaignDoc(workspaceId, campaignId);
   if (campaign.status === 'archived') throw new AppError('conflict', 'An archived campaign takes no new leads', { status: campaign.status });
   const leads = await leadsForOutreach(workspaceId, leadIds);
+  const suppressed = await suppressedAmong(workspaceId, [...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])));
   const skipped: Record<SkipReason, number> = { suppressed: 0, unsubscribed: 0, archived: 0, already_enrolled: 0, no_email: 0, invalid_email: 0 };
-  let enrolled = 0;
+  const enrollable: string[] = [];
   for (const leadId of new Set(leadIds)) {
-    const reason = await refusal(workspaceId, leads.get(leadId));
-    if (reason) {
-      skipped[reason]++;
-      continue;
+    const reason = refusal(leads.get(leadId), suppressed);
+    if (reason) skipped[reason]++;
+    else enrollable.push(leadId);
+  }
+  const at = now();
+  let enrolled = enrollable.length;
+  try {
+    if (enrollable.length) {
+      await Enrollment.insertMany(
+        enrollable.map((leadId) => ({ _id: `${campaignId}:${leadId}`, workspaceId, campaignId, leadId, nextDueAt: at })),
+        { ordered: false },
+      );
     }
-    try {
-      await Enrollment.create({ _id: `${campaignId}:${leadId}`, workspaceId, campaignId, leadId, nextDueAt: now() });
-      enrolled++;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      skipped.already_enrolled++;
-    }
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    const repeats = (error as { writeErrors?: unknown[] }).writeErrors?.length ?? 0;
+    enrolled -= repeats;
+    skipped.already_enrolled += repeats;
   }
   if (enrolled) {
     await countForCampaign(campaignId, { enrolled });
@@ -79,38 +87,57 @@ async function moveOn(enrollment: EnrollmentDoc, next: NextStep, extra: Record<s
   );
 }
 
+const endState = (outcome: EnrollmentOutcome) => (outcome === 'finished' ? { status: 'finished', stopReason: null } : { status: 'stopped', stopReason: outcome });
+
 /**
- * Ends an enrollment once: the first end recorded wins and is counted on the
- * campaign; a later one (a racing worker, a stale copy) re-applies the
- * recorded end and counts nothing. True when this call ended it.
+ * Ends an enrollment once: one conditional update from `active`, so of two
+ * racing ends (two workers, a send and an unsubscribe) the first wins and
+ * is counted on the campaign; a later one changes nothing. True when this
+ * call ended it.
  */
 async function endEnrollment(enrollment: Pick<EnrollmentDoc, '_id' | 'campaignId'>, outcome: EnrollmentOutcome, extra: Record<string, unknown> = {}): Promise<boolean> {
-  let recorded = outcome;
-  let first = true;
-  try {
-    await EnrollmentEnd.create({ _id: enrollment._id, outcome });
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    first = false;
-    recorded = ((await EnrollmentEnd.findById(enrollment._id).lean())?.outcome ?? outcome) as EnrollmentOutcome;
-  }
-  const status = recorded === 'finished' ? { status: 'finished', stopReason: null } : { status: 'stopped', stopReason: recorded };
-  await Enrollment.updateOne({ _id: enrollment._id }, { $set: { ...status, ...extra } });
-  if (first) await countForCampaign(enrollment.campaignId, { [recorded]: 1 });
-  return first;
+  const ended = await Enrollment.updateOne({ _id: enrollment._id, status: 'active' }, { $set: { ...endState(outcome), ...extra } });
+  if (ended.modifiedCount) await countForCampaign(enrollment.campaignId, { [outcome]: 1 });
+  return ended.modifiedCount === 1;
 }
-
-/** The recorded end of an enrollment, if it ended (its status may lag behind after a lost write). */
-export const enrollmentEnded = async (enrollmentId: string) => ((await EnrollmentEnd.findById(enrollmentId).lean())?.outcome ?? null) as EnrollmentOutcome | null;
-
-/** Re-applies an end recorded for an enrollment still marked active. */
-export const reapplyEnd = (enrollment: EnrollmentDoc, outcome: EnrollmentOutcome) => endEnrollment(enrollment, outcome);
 
 /** The step went out: on to the next (due `wait_days` after it), or the enrollment is finished. */
 export async function advanceEnrollment(enrollment: EnrollmentDoc, next: NextStep | null, firstMessageId?: string): Promise<void> {
-  const extra = firstMessageId ? { firstMessageId } : {};
-  if (next) await moveOn(enrollment, next, extra);
-  else await endEnrollment(enrollment, 'finished', extra);
+  await advanceEnrollments([{ enrollment, next, firstMessageId }]);
+}
+
+/** A step an enrollment is done with: the next one (null: none left), and the first message's Message-ID when it was the first. */
+export interface StepDone {
+  enrollment: EnrollmentDoc;
+  next: NextStep | null;
+  firstMessageId?: string;
+}
+
+/**
+ * Moves many enrollments of one campaign past their step in two writes: one
+ * for those going on to a step (each only from the step it was at), one for
+ * those finished (each only while active), whose count goes on the campaign.
+ */
+export async function advanceEnrollments(done: StepDone[]): Promise<void> {
+  const extra = (item: StepDone) => (item.firstMessageId ? { firstMessageId: item.firstMessageId } : {});
+  const moving = done.filter((item): item is StepDone & { next: NextStep } => item.next !== null);
+  const finishing = done.filter((item) => item.next === null);
+  if (moving.length) {
+    await Enrollment.bulkWrite(
+      moving.map((item) => ({
+        updateOne: {
+          filter: { _id: item.enrollment._id, status: 'active', nextStep: item.enrollment.nextStep },
+          update: { $set: { nextStep: item.next.step, nextDueAt: item.next.dueAt, ...extra(item) } },
+        },
+      })),
+    );
+  }
+  if (finishing.length) {
+    const finished = await Enrollment.bulkWrite(
+      finishing.map((item) => ({ updateOne: { filter: { _id: item.enrollment._id, status: 'active' }, update: { $set: { ...endState('finished'), ...extra(item) } } } })),
+    );
+    if (finished.modifiedCount) await countForCampaign(finishing[0]!.enrollment.campaignId, { finished: finished.modifiedCount });
+  }
 }
 
 /** A step the lead cannot be sent (a merge variable it lacks): recorded, and on to the next step. */
@@ -125,7 +152,17 @@ export async function skipStep(enrollment: EnrollmentDoc, reason: string, next: 
 
 /** The step is tried again at `dueAt` (a temporary failure). */
 export async function deferEnrollment(enrollment: EnrollmentDoc, dueAt: Date): Promise<void> {
-  await moveOn(enrollment, { step: enrollment.nextStep, dueAt });
+  await deferEnrollments([{ enrollment, dueAt }]);
+}
+
+/** Many steps tried again later, in one write (each only from the step it was at). */
+export async function deferEnrollments(deferred: Array<{ enrollment: EnrollmentDoc; dueAt: Date }>): Promise<void> {
+  if (!deferred.length) return;
+  await Enrollment.bulkWrite(
+    deferred.map(({ enrollment, dueAt }) => ({
+      updateOne: { filter: { _id: enrollment._id, status: 'active', nextStep: enrollment.nextStep }, update: { $set: { nextDueAt: dueAt } } },
+    })),
+  );
 }
 
 /** Nothing more goes to this lead in this campaign. Counted once, by the end recorded first. */
@@ -133,7 +170,6 @@ export async function stopEnrollment(enrollment: Pick<EnrollmentDoc, '_id' | 'ca
   await endEnrollment(enrollment, reason);
 }
 
-/** Stops every active enrollment of a lead, in every campaign (it unsubscribed, bounced, replied). */
 /**
  * An out-of-office answer: the enrollment's next step waits until `until`
  * (an active enrollment only, and never brought forward). True when it moved.
@@ -145,6 +181,7 @@ export async function pauseEnrollmentUntil(enrollmentId: string, until: Date): P
   return true;
 }
 
+/** Stops every active enrollment of a lead, in every campaign (it unsubscribed, bounced, replied). */
 export async function stopLeadEnrollments(workspaceId: string, leadId: string, reason: StopReason): Promise<void> {
   const enrollments = await Enrollment.find({ workspaceId, leadId, status: 'active' }, { campaignId: 1 }).lean<EnrollmentDoc[]>();
   for (const enrollment of enrollments) await stopEnrollment(enrollment, reason);

@@ -1,12 +1,13 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { applyBounceGuard, type inboxesForSending } from '../inboxes/inboxes.service.ts';
-import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
-import { eventScopes, recordOutreachEvent, type OutreachEvent } from '../stats/outreach-stats.service.ts';
+import { suppressAddress, suppressedAmong } from '../suppressions/suppressions.service.ts';
+import { eventScopes, recordOutreachEvents, type ScopedEvents } from '../stats/outreach-stats.service.ts';
 import { compose } from './compose.ts';
-import { classifySmtpError, transportFor } from './mailer.ts';
+import { classifySmtpError, transportFor, type SmtpFailure } from './mailer.ts';
 import type { MessageDoc } from './message.model.ts';
-import { markDeferred, markFailed, markSent } from './messages.service.ts';
+import { recordOutcomes, type MessageOutcome } from './messages.service.ts';
+import { releaseSlots, type TakenSlots } from './send-slots.ts';
 
 type SendingInbox = Awaited<ReturnType<typeof inboxesForSending>>[number];
 
@@ -27,26 +28,34 @@ export interface DeliveryRequest {
   rendered: { subject: string; html: string; text: string };
   replyTo: string | null;
   trackOpens: boolean;
-  /** Gives the cap slots back: called when the send did not happen. */
-  giveBack: () => Promise<unknown>;
+  /** The cap slots the send holds: given back when the send did not happen. */
+  slots: TakenSlots[];
 }
 
-const count = (record: MessageDoc, ...events: OutreachEvent[]) => recordOutreachEvent(eventScopes(record), events);
+/** What the SMTP call came to, before anything is written. */
+export type Attempt = { outcome: 'sent'; sentAt: Date; smtpResponse: string } | { outcome: 'suppressed' } | { outcome: 'refused'; failure: SmtpFailure };
 
 /**
- * Sends a claimed message over SMTP and records what came of it: the
- * do-not-contact list is checked once more right before the SMTP call;
- * a temporary failure gives the cap slots back and is tried again later;
- * a recipient refused at RCPT is a hard bounce (the address is suppressed,
- * the bounce guard looks at the inbox); anything else permanent fails it.
+ * Sends claimed messages over SMTP, all at once, the do-not-contact list
+ * checked once more for all of them right before the SMTP calls. Writes
+ * nothing: recordDeliveries does, for many attempts at once.
  */
-export async function deliver(request: DeliveryRequest): Promise<Delivery> {
-  const { record, inbox } = request;
-  if (await isSuppressed(record.workspaceId, record.to)) {
-    await request.giveBack();
-    await markFailed(record._id, 'the address is on the do-not-contact list');
-    return { outcome: 'suppressed' };
+export async function attemptDeliveries(requests: DeliveryRequest[]): Promise<Array<{ request: DeliveryRequest; attempt: Attempt }>> {
+  const suppressed = new Set<string>();
+  for (const workspaceId of new Set(requests.map((request) => request.record.workspaceId))) {
+    const addresses = requests.filter((request) => request.record.workspaceId === workspaceId).map((request) => request.record.to);
+    for (const address of await suppressedAmong(workspaceId, addresses)) suppressed.add(`${workspaceId}\n${address}`);
   }
+  return Promise.all(
+    requests.map(async (request) => ({
+      request,
+      attempt: suppressed.has(`${request.record.workspaceId}\n${request.record.to.trim().toLowerCase()}`) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request),
+    })),
+  );
+}
+
+async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
+  const { record, inbox } = request;
   try {
     const transport = await transportFor(inbox.id, inbox.transport);
     const info = await transport.sendMail(
@@ -64,32 +73,61 @@ export async function deliver(request: DeliveryRequest): Promise<Delivery> {
         trackOpens: request.trackOpens,
       }),
     );
-    const sentAt = await markSent(record._id, String(info.response ?? ''));
-    await count(record, 'sent');
-    return { outcome: 'sent', sentAt };
+    return { outcome: 'sent', sentAt: new Date(nowMs()), smtpResponse: String(info.response ?? '') };
   } catch (error) {
-    return failed(request, error);
+    return { outcome: 'refused', failure: classifySmtpError(error) };
   }
 }
 
-async function failed(request: DeliveryRequest, error: unknown): Promise<Delivery> {
-  const { record, inbox } = request;
-  const failure = classifySmtpError(error);
+/** What an attempt means for its record, its slots and the counts. */
+function settle({ record, inbox }: DeliveryRequest, attempt: Attempt): { outcome: MessageOutcome; delivery: Delivery; events: ScopedEvents['events']; giveBack: boolean } {
+  if (attempt.outcome === 'sent') {
+    return { outcome: { status: 'sent', sentAt: attempt.sentAt, smtpResponse: attempt.smtpResponse }, delivery: { outcome: 'sent', sentAt: attempt.sentAt }, events: ['sent'], giveBack: false };
+  }
+  if (attempt.outcome === 'suppressed') {
+    return { outcome: { status: 'failed', error: 'the address is on the do-not-contact list' }, delivery: { outcome: 'suppressed' }, events: [], giveBack: true };
+  }
+  const { failure } = attempt;
   log.warn('outreach send failed', { recordId: record._id, inboxId: inbox.id, kind: failure.kind, code: failure.code, error: failure.message });
   if (failure.kind === 'temporary' && record.attempts <= retryDelaysMs.length) {
-    await request.giveBack();
     const retryAt = new Date(nowMs() + retryDelaysMs[record.attempts - 1]!);
-    await markDeferred(record._id, retryAt, failure.message);
-    return { outcome: 'deferred', retryAt, error: failure.message };
+    return { outcome: { status: 'deferred', retryAt, error: failure.message }, delivery: { outcome: 'deferred', retryAt, error: failure.message }, events: [], giveBack: true };
   }
-  await markFailed(record._id, failure.message);
   if (failure.kind !== 'rejected') {
-    await count(record, 'failed');
-    return { outcome: 'failed', error: failure.message };
+    return { outcome: { status: 'failed', error: failure.message }, delivery: { outcome: 'failed', error: failure.message }, events: ['failed'], giveBack: false };
   }
   // Refused at RCPT: a hard bounce, known at once.
-  await suppressAddress(record.workspaceId, record.to, 'hard_bounce', 'smtp_rejection');
-  await count(record, 'sent', 'bounced');
-  const inboxPaused = await applyBounceGuard(record.workspaceId, inbox.id);
-  return { outcome: 'bounced', error: failure.message, code: failure.code, inboxPaused };
+  return {
+    outcome: { status: 'failed', error: failure.message },
+    delivery: { outcome: 'bounced', error: failure.message, code: failure.code, inboxPaused: false },
+    events: ['sent', 'bounced'],
+    giveBack: false,
+  };
+}
+
+/**
+ * Records what came of many attempts, in a few writes for all of them: the
+ * records' outcomes, the slots of sends that did not happen given back (a
+ * temporary failure is tried again later), the counts. A recipient refused
+ * at RCPT is a hard bounce: the address is suppressed and the bounce guard
+ * looks at its inbox. Answers each attempt's delivery, in order.
+ */
+export async function recordDeliveries(attempts: Array<{ request: DeliveryRequest; attempt: Attempt }>): Promise<Delivery[]> {
+  const settled = attempts.map(({ request, attempt }) => ({ request, ...settle(request, attempt) }));
+  await recordOutcomes(settled.map(({ request, outcome }) => ({ recordId: request.record._id, outcome })));
+  await releaseSlots(settled.filter((s) => s.giveBack).flatMap((s) => s.request.slots));
+  await recordOutreachEvents(settled.filter((s) => s.events.length).map((s) => ({ scopes: eventScopes(s.request.record), events: s.events })));
+  const bounced = settled.filter((s) => s.delivery.outcome === 'bounced');
+  for (const { request } of bounced) await suppressAddress(request.record.workspaceId, request.record.to, 'hard_bounce', 'smtp_rejection');
+  const paused = new Set<string>();
+  for (const inbox of new Map(bounced.map(({ request }) => [request.inbox.id, request])).values()) {
+    if (await applyBounceGuard(inbox.record.workspaceId, inbox.inbox.id)) paused.add(inbox.inbox.id);
+  }
+  return settled.map(({ request, delivery }) => (delivery.outcome === 'bounced' ? { ...delivery, inboxPaused: paused.has(request.inbox.id) } : delivery));
+}
+
+/** One message: attempted, then recorded. */
+export async function deliver(request: DeliveryRequest): Promise<Delivery> {
+  const [delivery] = await recordDeliveries(await attemptDeliveries([request]));
+  return delivery!;
 }

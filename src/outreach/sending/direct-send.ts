@@ -9,7 +9,7 @@ import { isSuppressed } from '../suppressions/suppressions.service.ts';
 import { deliver } from './deliver.ts';
 import type { MessageDoc } from './message.model.ts';
 import { claimMessage, findMessage, markFailed, newMessageId } from './messages.service.ts';
-import { releaseSlot, takeInboxSlot } from './send-slots.ts';
+import { takeInboxSlot } from './send-slots.ts';
 
 type Input = z.infer<typeof sendMessageInput>;
 type MessageOut = z.infer<typeof outreachMessage>;
@@ -59,7 +59,7 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
   const html = sanitizeBody(input.body_html);
   const recordId = randomUUID();
   const record = (await claimMessage({ _id: recordId, workspaceId, brandId: inbox.brandId, inboxId: inbox.id, leadId, to, subject: input.subject, messageId: newMessageId(recordId, inbox.from) }))!;
-  const delivery = await deliver({ record, inbox, rendered: { subject: input.subject, html, text: plainText(html) }, replyTo: null, trackOpens: false, giveBack: () => releaseSlot(slot) });
+  const delivery = await deliver({ record, inbox, rendered: { subject: input.subject, html, text: plainText(html) }, replyTo: null, trackOpens: false, slots: [slot] });
   switch (delivery.outcome) {
     case 'sent':
       if (leadId) await markContacted(leadId);

@@ -7,11 +7,11 @@ import { dueEnrollments, hasActiveEnrollments } from '../campaigns/enrollments.s
 import { inWindow } from '../campaigns/schedule.ts';
 import { inboxesForSending } from '../inboxes/inboxes.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
-import { sendDueStep, type CampaignPass, type StepOutcome } from './send-step.ts';
+import { sendSteps, type CampaignPass, type StepOutcome } from './send-steps.ts';
 
-/** Due steps read at a time per campaign, and how many are sent at once (each on its own SMTP connection of the pool). */
+/** Due steps read at a time per campaign, and sent together (see sendSteps). */
 const batchSize = 500;
-const sendsAtOnce = 8;
+const chunkSize = 32;
 /** Outcomes that moved an enrollment on: a batch with none of them (all claimed elsewhere) would only be read again. */
 const progressed: ReadonlySet<StepOutcome> = new Set(['sent', 'skipped', 'stopped', 'deferred', 'failed', 'interrupted']);
 
@@ -47,6 +47,7 @@ async function sendForCampaign(campaign: CampaignDoc, report: TickReport): Promi
   const inboxes = (await inboxesForSending(campaign.workspaceId, campaign.inboxIds)).filter((inbox) => !inbox.pausedAt);
   if (!inboxes.length) return;
   const pass: CampaignPass = { campaign, sequence: await getSequenceForSending(campaign.workspaceId, campaign.sequenceId), inboxes, rotation: { next: 0 } };
+  if (!pass.inboxes.length) return;
   // Steps another worker is sending: left to it for the rest of this pass, and reported once.
   const elsewhere = new Set<string>();
   for (;;) {
@@ -61,19 +62,25 @@ async function sendForCampaign(campaign: CampaignDoc, report: TickReport): Promi
 
 const stepKey = (enrollment: EnrollmentDoc) => `${enrollment._id}:${enrollment.nextStep}`;
 
-/** Sends a batch of due steps, a few at a time; stops early once the campaign or its inboxes are full. */
+/** Chunks of a batch under way at once: their database work and their SMTP calls overlap. */
+const chunksAtOnce = 3;
+
+/** Sends a batch of due steps a few chunks at a time; stops early once the campaign or its inboxes are full. */
 async function sendBatch(pass: CampaignPass, due: EnrollmentDoc[], report: TickReport, elsewhere: Set<string>): Promise<Set<StepOutcome>> {
   const outcomes = new Set<StepOutcome>();
   let next = 0;
   const sender = async () => {
-    while (!outcomes.has('campaign_full') && !outcomes.has('inboxes_full') && next < due.length) {
-      const enrollment = due[next++]!;
-      const outcome = await sendDueStep(pass, enrollment);
-      outcomes.add(outcome);
-      report[outcome] = (report[outcome] ?? 0) + 1;
-      if (outcome === 'claimed_elsewhere') elsewhere.add(stepKey(enrollment));
+    while (next < due.length && !outcomes.has('campaign_full') && !outcomes.has('inboxes_full') && pass.inboxes.length) {
+      const chunk = due.slice(next, next + chunkSize);
+      next += chunkSize;
+      for (const [index, outcome] of (await sendSteps(pass, chunk)).entries()) {
+        if (!outcome) continue;
+        outcomes.add(outcome);
+        report[outcome] = (report[outcome] ?? 0) + 1;
+        if (outcome === 'claimed_elsewhere') elsewhere.add(stepKey(chunk[index]!));
+      }
     }
   };
-  await Promise.all(Array.from({ length: sendsAtOnce }, sender));
+  await Promise.all(Array.from({ length: chunksAtOnce }, sender));
   return outcomes;
 }

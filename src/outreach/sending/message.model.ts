@@ -42,12 +42,3 @@ messageSchema.index({ workspaceId: 1, to: 1, sentAt: -1 });
 
 export type MessageDoc = InferRawDocTypeFromSchema<typeof messageSchema>;
 export const Message = mongoose.model('OutreachMessage', messageSchema, 'outreach_messages');
-
-/**
- * Things that happen to a message at most once, each claimed by inserting
- * its id: `<record>:attempt:<n>` (a retry: one SMTP attempt whoever runs
- * it), `<record>:interrupted`, `<record>:opened`. The unique _id decides
- * races on both stores; conditional updates do not on FerretDB.
- */
-const messageClaimSchema = new Schema({ _id: { type: String, required: true } }, { versionKey: false, timestamps: { createdAt: true, updatedAt: false } });
-export const MessageClaim = mongoose.model('OutreachMessageClaim', messageClaimSchema, 'outreach_message_claims');

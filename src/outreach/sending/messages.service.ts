@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
-import { Message, MessageClaim, type MessageDoc } from './message.model.ts';
+import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
 export const stepRecordId = (enrollmentId: string, step: number) => `${enrollmentId}:${step}`;
@@ -34,29 +34,41 @@ export async function claimMessage(message: NewMessage): Promise<MessageDoc | nu
   }
 }
 
-/** True for the one caller that inserted claim `id` (see MessageClaim). */
-async function claimOnce(id: string): Promise<boolean> {
+/** Claims many messages with one insert: the ids claimed here (the others were claimed already, by anyone, ever). */
+export async function claimMessages(messages: NewMessage[]): Promise<Set<string>> {
+  if (!messages.length) return new Set();
+  const docs = messages.map((message) => ({ ...message, status: 'claimed', attempts: 1 }));
   try {
-    await MessageClaim.create({ _id: id });
-    return true;
+    await Message.insertMany(docs, { ordered: false });
+    return new Set(messages.map((message) => message._id));
   } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
+    if (!isDuplicateKey(error)) throw error;
+    const failed = new Set(((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => index));
+    return new Set(messages.filter((_, index) => !failed.has(index)).map((message) => message._id));
   }
 }
 
 /**
  * Claims attempt `attempt` of a deferred message, from `inbox` (the one with
  * a free slot now; nothing went out before, so its Message-ID is made anew in
- * that inbox's domain). False when someone else claimed that attempt.
+ * that inbox's domain): one conditional update, so only one caller moves it
+ * from its previous attempt. Its record, or null when someone else claimed that attempt.
  */
-export async function claimRetry(recordId: string, attempt: number, inbox: { id: string; from: string }): Promise<boolean> {
-  if (!(await claimOnce(`${recordId}:attempt:${attempt}`))) return false;
-  await Message.updateOne({ _id: recordId }, { $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(recordId, inbox.from) } });
-  return true;
+export async function claimRetry(recordId: string, attempt: number, inbox: { id: string; from: string }): Promise<MessageDoc | null> {
+  return Message.findOneAndUpdate(
+    { _id: recordId, status: 'deferred', attempts: attempt - 1 },
+    { $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(recordId, inbox.from) } },
+    { returnDocument: 'after' },
+  ).lean<MessageDoc>();
 }
 
 export const findMessage = (recordId: string) => Message.findById(recordId).lean<MessageDoc>();
+
+/** The records of these ids that exist, by id. */
+export async function findMessages(recordIds: string[]): Promise<Map<string, MessageDoc>> {
+  const docs = recordIds.length ? await Message.find({ _id: { $in: recordIds } }).lean<MessageDoc[]>() : [];
+  return new Map(docs.map((doc) => [doc._id, doc]));
+}
 
 /**
  * The latest messages sent to `address` since `since`, newest first: for a
@@ -69,32 +81,35 @@ export const sentMessagesTo = (workspaceId: string, address: string, since: Date
     .limit(20)
     .lean<MessageDoc[]>();
 
-export async function markSent(recordId: string, smtpResponse: string): Promise<Date> {
-  const sentAt = now();
-  await Message.updateOne({ _id: recordId }, { $set: { status: 'sent', sentAt, smtpResponse, error: null } });
-  return sentAt;
-}
+/** What a delivery attempt came to, as written to its record. */
+export type MessageOutcome =
+  | { status: 'sent'; sentAt: Date; smtpResponse: string }
+  | { status: 'deferred'; retryAt: Date; error: string }
+  | { status: 'failed'; error: string };
 
-export async function markDeferred(recordId: string, retryAt: Date, error: string): Promise<void> {
-  await Message.updateOne({ _id: recordId }, { $set: { status: 'deferred', retryAt, error } });
+const outcomeFields = (outcome: MessageOutcome) =>
+  outcome.status === 'sent' ? { ...outcome, error: null } : outcome.status === 'deferred' ? outcome : { status: outcome.status, error: outcome.error };
+
+/** Writes many records' outcomes in one command. */
+export async function recordOutcomes(outcomes: Array<{ recordId: string; outcome: MessageOutcome }>): Promise<void> {
+  if (!outcomes.length) return;
+  await Message.bulkWrite(outcomes.map(({ recordId, outcome }) => ({ updateOne: { filter: { _id: recordId }, update: { $set: outcomeFields(outcome) } } })));
 }
 
 export async function markFailed(recordId: string, error: string): Promise<void> {
-  await Message.updateOne({ _id: recordId }, { $set: { status: 'failed', error } });
+  await recordOutcomes([{ recordId, outcome: { status: 'failed', error } }]);
 }
 
 /** A claim whose send never came back (the worker died): not sent again, reported. True for the one caller that marked it. */
 export async function markInterrupted(recordId: string): Promise<boolean> {
-  if (!(await claimOnce(`${recordId}:interrupted`))) return false;
-  await Message.updateOne({ _id: recordId }, { $set: { status: 'interrupted', error: 'the send was interrupted after it was claimed; it is not sent again' } });
-  return true;
+  const marked = await Message.updateOne(
+    { _id: recordId, status: 'claimed' },
+    { $set: { status: 'interrupted', error: 'the send was interrupted after it was claimed; it is not sent again' } },
+  );
+  return marked.modifiedCount === 1;
 }
 
 /** The first open of a sent message, or null when it was opened before (or is unknown, or was not sent). */
 export async function recordFirstOpen(recordId: string): Promise<MessageDoc | null> {
-  const record = await findMessage(recordId);
-  if (record?.status !== 'sent' || !(await claimOnce(`${recordId}:opened`))) return null;
-  const openedAt = now();
-  await Message.updateOne({ _id: recordId }, { $set: { openedAt } });
-  return { ...record, openedAt };
+  return Message.findOneAndUpdate({ _id: recordId, status: 'sent', openedAt: null }, { $set: { openedAt: now() } }, { returnDocument: 'after' }).lean<MessageDoc>();
 }

@@ -1,96 +1,114 @@
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { hourIndex } from '../stats/outreach-stats.service.ts';
-import { SendSlot } from './send-slot.model.ts';
+import { SendCount, type SendCountDoc } from './send-count.model.ts';
 
 /**
- * Sending caps that hold across any number of processes on both stores:
- * every send first takes a numbered slot, a document whose id is unique,
- * and an insert is atomic even on FerretDB, where conditional updates are
- * not. A period allows slots 0 to allowance - 1, so it never holds more.
+ * Sending caps that hold across any number of processes: a send first takes
+ * a slot of its period's count, by one conditional increment that passes
+ * only while the count stays within the period's allowance, so a period
+ * never holds more. A slot is given back (the count decremented) when its
+ * send did not happen.
  *
- * - An inbox's cap is over any rolling 24 hours. Slots are numbered by
- *   the hour: in hour h it allows cap minus the slots taken in the 24 whole
+ * - An inbox's cap is over any rolling 24 hours. Counts are by the hour:
+ *   in hour h the allowance is the cap minus the sends of the 24 whole
  *   hours before, which cover the 24 hours before any moment of hour h, so
  *   no 24 hours ever hold more than cap sends. (A send stops counting at
  *   the end of the hour after it turns 24 hours old: up to an hour late,
  *   never early.)
  * - A campaign's daily limit is per calendar day in its time zone.
  *
- * A slot is given back (deleted) when its send did not happen; slots are
- * kept 27 hours (longer than any period that counts them), then pruned.
+ * Counts are kept 27 hours (longer than any period that reads them), then pruned.
  */
 const keepMs = 27 * 3_600_000;
 
-/** Where each scope's next free slot probably is, in this process (a hint: slots are probed from it). */
-const nextFree = new Map<string, number>();
+/** Slots taken together from one count: given back together. */
+export interface TakenSlots {
+  count: string;
+  slots: number;
+}
 
-async function takeSlot(scope: string, period: string, allowance: number, stillCurrent: () => boolean): Promise<string | null> {
-  const key = `${scope}:${period}`;
-  // Slots below the hint are taken, but for ones given back here (releaseSlot lowers the hint); other processes'
-  // give-backs are found in the next period, which only ever errs on the side of sending less. The hint moves
-  // before the insert, so concurrent sends of this process try different slots.
-  for (let n = nextFree.get(key) ?? 0; n < allowance; n = nextFree.get(key) ?? 0) {
-    nextFree.set(key, n + 1);
-    const id = `${key}:${n}`;
+/** How many times a take is tried again when another process changed the count between its tries. */
+const attempts = 5;
+
+/**
+ * Takes up to `wanted` slots of a period's count, as many as the allowance leaves: one conditional
+ * increment (upserting a new count); when the count has less room, it is read and what is left taken.
+ */
+async function take(scope: string, period: string, allowance: number, wanted: number, stillCurrent: () => boolean): Promise<TakenSlots | null> {
+  const _id = `${scope}:${period}`;
+  let slots = Math.min(wanted, allowance);
+  for (let attempt = 0; slots > 0 && attempt < attempts; attempt++) {
     try {
-      await SendSlot.create({ _id: id, scope, period, takenAt: new Date(nowMs()), expiresAt: new Date(nowMs() + keepMs) });
+      // Full (less room than `slots`): the filter misses an existing count, and the upsert's insert hits its _id.
+      await SendCount.updateOne(
+        { _id, taken: { $lte: allowance - slots } },
+        { $inc: { taken: slots }, $setOnInsert: { scope, period, expiresAt: new Date(nowMs() + keepMs) } },
+        { upsert: true },
+      );
     } catch (error) {
-      if (isDuplicateKey(error)) continue;
-      lowerHint(key, n);
-      throw error;
+      if (!isDuplicateKey(error)) throw error;
+      const taken = (await SendCount.findById(_id, { taken: 1 }).lean<SendCountDoc>())?.taken ?? 0;
+      slots = Math.min(slots, allowance - taken);
+      continue;
     }
-    // Taken after its period ended (the clock moved while inserting): it would escape the next period's count.
+    const taken = { count: _id, slots };
+    // Taken after its period ended (the clock moved meanwhile): it would escape the next period's allowance.
     if (!stillCurrent()) {
-      await releaseSlot(id);
+      await releaseSlots([taken]);
       return null;
     }
-    return id;
+    return taken;
   }
   return null;
 }
 
-const lowerHint = (key: string, n: number) => nextFree.set(key, Math.min(nextFree.get(key) ?? 0, n));
-
-export async function releaseSlot(id: string): Promise<void> {
-  await SendSlot.deleteOne({ _id: id });
-  const cut = id.lastIndexOf(':');
-  lowerHint(id.slice(0, cut), Number(id.slice(cut + 1)));
+/** Gives slots back (their sends did not happen): one decrement per count. */
+export async function releaseSlots(taken: TakenSlots[]): Promise<void> {
+  const byCount = new Map<string, number>();
+  for (const { count, slots } of taken) byCount.set(count, (byCount.get(count) ?? 0) + slots);
+  if (!byCount.size) return;
+  await SendCount.bulkWrite([...byCount].map(([count, slots]) => ({ updateOne: { filter: { _id: count }, update: { $inc: { taken: -slots } } } })));
 }
 
 const inboxScope = (inboxId: string) => `inbox:${inboxId}`;
 
-/** Slots an inbox took in each of the given hours. */
-async function slotsInHours(inboxId: string, hours: number[]): Promise<number> {
-  return SendSlot.countDocuments({ scope: inboxScope(inboxId), period: { $in: hours.map(String) } });
+/** Sends an inbox took in each of the given hours, summed. */
+async function sendsInHours(inboxId: string, hours: number[]): Promise<number> {
+  const counts = await SendCount.find({ _id: { $in: hours.map((hour) => `${inboxScope(inboxId)}:${hour}`) } }, { taken: 1 }).lean<SendCountDoc[]>();
+  return counts.reduce((sum, count) => sum + count.taken, 0);
 }
 
-/** The 24 closed hours before the current one, counted once per hour and process: later give-backs only lower them. */
+/** The 24 closed hours before the current one, read once per hour and process: later give-backs only lower them. */
 const pastHoursTaken = new Map<string, number>();
 
-/** Takes one of an inbox's slots for a send now, or null when `cap` sends were taken in the rolling 24 hours. */
-export async function takeInboxSlot(inboxId: string, cap: number): Promise<string | null> {
+/** Takes up to `wanted` of an inbox's slots for sends now: as many as keep it within `cap` over the rolling 24 hours. */
+export async function takeInboxSlots(inboxId: string, cap: number, wanted: number): Promise<TakenSlots | null> {
   const hour = hourIndex(nowMs());
   const key = `${inboxId}:${hour}`;
   if (!pastHoursTaken.has(key)) {
     for (const old of pastHoursTaken.keys()) if (old.startsWith(`${inboxId}:`)) pastHoursTaken.delete(old);
-    pastHoursTaken.set(key, await slotsInHours(inboxId, Array.from({ length: 24 }, (_, back) => hour - 1 - back)));
+    pastHoursTaken.set(key, await sendsInHours(inboxId, Array.from({ length: 24 }, (_, back) => hour - 1 - back)));
   }
   const allowance = Math.max(0, cap - pastHoursTaken.get(key)!);
-  return takeSlot(inboxScope(inboxId), String(hour), allowance, () => hourIndex(nowMs()) === hour);
+  return take(inboxScope(inboxId), String(hour), allowance, wanted, () => hourIndex(nowMs()) === hour);
 }
 
-/** Sends an inbox made in the last 24 hours, as its slots count them. */
-export async function inboxSlotsLast24h(inboxId: string): Promise<number> {
-  return SendSlot.countDocuments({ scope: inboxScope(inboxId), takenAt: { $gt: new Date(nowMs() - 24 * 3_600_000) } });
+/** One of an inbox's slots for a send now, or null when `cap` sends were taken in the rolling 24 hours. */
+export const takeInboxSlot = (inboxId: string, cap: number) => takeInboxSlots(inboxId, cap, 1);
+
+/** Sends an inbox made in the rolling 24 hours (the current hour and the 23 before), as its counts hold them. */
+export function inboxSlotsLast24h(inboxId: string): Promise<number> {
+  const hour = hourIndex(nowMs());
+  return sendsInHours(inboxId, Array.from({ length: 24 }, (_, back) => hour - back));
 }
 
-/** Takes one of a campaign's slots for `day` (a date in its time zone), or null when `limit` were taken that day. */
-export async function takeCampaignSlot(campaignId: string, day: string, limit: number, currentDay: () => string): Promise<string | null> {
-  return takeSlot(`campaign:${campaignId}`, day, limit, () => currentDay() === day);
+/** Takes up to `wanted` of a campaign's slots for `day` (a date in its time zone): as many as keep it within `limit` that day. */
+export function takeCampaignSlots(campaignId: string, day: string, limit: number, wanted: number, currentDay: () => string): Promise<TakenSlots | null> {
+  return take(`campaign:${campaignId}`, day, limit, wanted, () => currentDay() === day);
 }
 
-/** Drops slots a day past their period. */
-export async function pruneSendSlots(): Promise<number> {
-  return (await SendSlot.deleteMany({ expiresAt: { $lt: new Date(nowMs()) } })).deletedCount;
+/** Drops counts a day past their period. */
+export async function pruneSendCounts(): Promise<number> {
+  return (await SendCount.deleteMany({ expiresAt: { $lt: new Date(nowMs()) } })).deletedCount;
 }

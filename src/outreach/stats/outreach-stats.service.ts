@@ -35,28 +35,49 @@ export const eventScopes = (about: { workspaceId: string; brandId: string; inbox
 
 const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0 });
 
+/** Events to count in each of some scopes. */
+export interface ScopedEvents {
+  scopes: string[];
+  events: OutreachEvent[];
+}
+
 /**
- * Counts events for each scope, in its hour and its day: one write of
- * every bucket's atomic increment (created when missing).
+ * Counts events for their scopes, each in its hour and its day: one write of
+ * every bucket's atomic increments (created when missing), however many
+ * events and scopes.
  */
-export async function recordOutreachEvent(scopes: string[], events: OutreachEvent | OutreachEvent[], at = nowMs()): Promise<void> {
-  const inc = Object.fromEntries([events].flat().map((event) => [event, 1]));
-  const buckets = scopes.flatMap((scope) => [
-    { _id: `${scope}:h:${hourIndex(at)}`, scope, period: String(hourIndex(at)), expiresAt: new Date(at + keepHoursMs) },
-    { _id: `${scope}:d:${utcDay(at)}`, scope, period: utcDay(at), expiresAt: new Date(at + keepDaysMs) },
-  ]);
+export async function recordOutreachEvents(entries: ScopedEvents[], at = nowMs()): Promise<void> {
+  const buckets = new Map<string, { fields: Record<string, unknown>; inc: Record<string, number> }>();
+  for (const { scopes, events } of entries) {
+    for (const scope of scopes) {
+      for (const [_id, fields] of [
+        [`${scope}:h:${hourIndex(at)}`, { scope, period: String(hourIndex(at)), expiresAt: new Date(at + keepHoursMs) }],
+        [`${scope}:d:${utcDay(at)}`, { scope, period: utcDay(at), expiresAt: new Date(at + keepDaysMs) }],
+      ] as const) {
+        const bucket = buckets.get(_id) ?? { fields, inc: {} };
+        for (const event of events) bucket.inc[event] = (bucket.inc[event] ?? 0) + 1;
+        buckets.set(_id, bucket);
+      }
+    }
+  }
+  const ids = [...buckets.keys()];
+  if (!ids.length) return;
   try {
     await OutreachStats.bulkWrite(
-      buckets.map(({ _id, ...fields }) => ({ updateOne: { filter: { _id }, update: { $inc: inc, $setOnInsert: fields }, upsert: true } })),
+      ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: buckets.get(_id)!.inc, $setOnInsert: buckets.get(_id)!.fields }, upsert: true } })),
       { ordered: false },
     );
   } catch (error) {
     // A bucket's first two increments racing on MongoDB: the one whose insert lost is applied again as a plain increment.
     if (!isDuplicateKey(error)) throw error;
-    const lost = ((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => buckets[index]!._id);
-    await OutreachStats.updateMany({ _id: { $in: lost } }, { $inc: inc });
+    const lost = ((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => ids[index]!);
+    await OutreachStats.bulkWrite(lost.map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: buckets.get(_id)!.inc } } })));
   }
 }
+
+/** Counts events for each scope, in its hour and its day. */
+export const recordOutreachEvent = (scopes: string[], events: OutreachEvent | OutreachEvent[], at = nowMs()) =>
+  recordOutreachEvents([{ scopes, events: [events].flat() }], at);
 
 const sum = (docs: Array<OutreachStatsDoc | null>) => {
   const total = zero();

@@ -106,8 +106,8 @@ export async function removeSuppressions(workspaceId: string, by: { ids?: string
 
 /**
  * Whether the workspace may not write to `email`: the address's own entry,
- * else its domain's. The sending engine calls this immediately before every
- * SMTP call, so it is two primary-key reads, run together, at any list size.
+ * else its domain's: two reads by primary key, run together, at any list size.
+ * (The sending engine checks many addresses at once with suppressedAmong.)
  */
 export async function isSuppressed(workspaceId: string, email: string): Promise<{ reason: SuppressionReason; entry: string } | null> {
   const address = normalize(email);
@@ -115,6 +115,16 @@ export async function isSuppressed(workspaceId: string, email: string): Promise<
   const found = await Promise.all(entries.map((entry) => Suppression.findById(suppressionId(workspaceId, entry), { reason: 1, entry: 1, workspaceId: 1 }).lean<SuppressionDoc>()));
   const hit = found.find((doc) => doc?.workspaceId === workspaceId);
   return hit ? { reason: hit.reason, entry: hit.entry } : null;
+}
+
+/** Which of these addresses the list holds, by the address or its whole domain: one read for all of them (lower-cased). */
+export async function suppressedAmong(workspaceId: string, emails: string[]): Promise<Set<string>> {
+  const addresses = [...new Set(emails.map(normalize))];
+  if (!addresses.length) return new Set();
+  const entries = [...new Set(addresses.flatMap((address) => (address.includes('@') ? [address, `@${domainOf(address)}`] : [address])))];
+  const found = await Suppression.find({ _id: { $in: entries.map((entry) => suppressionId(workspaceId, entry)) }, workspaceId }, { entry: 1 }).lean<SuppressionDoc[]>();
+  const listed = new Set(found.map((doc) => doc.entry));
+  return new Set(addresses.filter((address) => listed.has(address) || listed.has(`@${domainOf(address)}`)));
 }
 
 /**

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/util/fsql"
 	"github.com/FerretDB/FerretDB/internal/util/lazyerrors"
 )
@@ -101,6 +102,15 @@ func typedFields(index IndexInfo) ([]IndexKeyPair, bool) {
 	return index.Key, true
 }
 
+// HasTypedReplacement reports whether a declared index is served by its typed index alone: every index
+// of plain fields but _id's, whose JSON-text index FerretDB looks documents up by (IDColumn). A unique
+// typed index enforces uniqueness on the typed values: values MongoDB holds equal (5 and 5.0) collide,
+// values of different types (a date and a number) do not, and missing fields do not, as in FerretDB.
+func HasTypedReplacement(index IndexInfo) bool {
+	_, ok := typedFields(index)
+	return ok && index.Name != backends.DefaultIndexName
+}
+
 // HasTypedIndexOn reports whether a typed index covers the field, so its odd-values index exists too.
 func (c *Collection) HasTypedIndexOn(field string) bool {
 	for _, index := range c.Settings.Indexes {
@@ -147,9 +157,14 @@ func createTypedIndexes(ctx context.Context, db *fsql.DB, table string, indexes 
 			}
 		}
 
+		unique := ""
+		if index.Unique && HasTypedReplacement(index) {
+			unique = "UNIQUE "
+		}
+
 		q := fmt.Sprintf(
-			`CREATE INDEX IF NOT EXISTS %q ON %q (%s)`,
-			TypedIndexName(table, index.Name), table, strings.Join(columns, ", "),
+			`CREATE %sINDEX IF NOT EXISTS %q ON %q (%s)`,
+			unique, TypedIndexName(table, index.Name), table, strings.Join(columns, ", "),
 		)
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return lazyerrors.Error(err)
@@ -188,17 +203,27 @@ func dropTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection, dropped [
 }
 
 // ensureTypedIndexes gives the collections of a database opened from files the typed
-// indexes they lack (files written by an unpatched FerretDB), and drops the _id index an
-// earlier version of the leadops wrapper kept beside each table, which the typed
-// expressions replace.
+// indexes they lack (files written by an unpatched FerretDB), drops the JSON-text indexes
+// FerretDB made for indexes a typed one now serves (every write pays for each index), and
+// drops the _id index an earlier version of the leadops wrapper kept beside each table.
 func ensureTypedIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Collection) error {
 	for _, c := range colls {
 		if err := createTypedIndexes(ctx, db, c.TableName, c.Settings.Indexes); err != nil {
 			return lazyerrors.Error(err)
 		}
 
-		if _, err := db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, c.TableName+"_id_lookup")); err != nil {
-			return lazyerrors.Error(err)
+		replaced := []string{c.TableName + "_id_lookup"}
+
+		for _, index := range c.Settings.Indexes {
+			if HasTypedReplacement(index) {
+				replaced = append(replaced, c.TableName+"_"+index.Name)
+			}
+		}
+
+		for _, name := range replaced {
+			if _, err := db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
+				return lazyerrors.Error(err)
+			}
 		}
 	}
 

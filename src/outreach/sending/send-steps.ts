@@ -1,0 +1,178 @@
+import { nowMs } from '../../clock.ts';
+import { markLeadsContacted } from '../../leads/lead-outreach.service.ts';
+import { countForCampaign } from '../campaigns/campaign-progress.ts';
+import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
+import { advanceEnrollments, deferEnrollments, stopEnrollment } from '../campaigns/enrollments.service.ts';
+import { localDay } from '../campaigns/schedule.ts';
+import { attemptDeliveries, recordDeliveries, type Attempt, type Delivery, type DeliveryRequest } from './deliver.ts';
+import type { MessageDoc } from './message.model.ts';
+import { claimMessages, claimRetry, newMessageId, stepRecordId, type NewMessage } from './messages.service.ts';
+import { nextStepAfter, planSteps, type CampaignPass, type PlannedSend, type StepOutcome } from './plan-steps.ts';
+import { releaseSlots, takeCampaignSlots, takeInboxSlots, type TakenSlots } from './send-slots.ts';
+
+export type { CampaignPass, StepOutcome } from './plan-steps.ts';
+
+type SendingInbox = CampaignPass['inboxes'][number];
+
+/** SMTP sends under way at once (each on its own connection of the inbox's pool): claimed together, just before. */
+const sendsAtOnce = 8;
+
+/**
+ * Sends a chunk of due steps with a few writes for all of them: the reads
+ * and the settling of steps that cannot go (planSteps), the cap slots taken
+ * with one conditional increment per count, then a few sends at a time,
+ * each few claimed with one insert just before their SMTP calls (after one
+ * more check of the do-not-contact list for them), and at the end every
+ * outcome recorded together. Answers each step's outcome, in order.
+ *
+ * A worker that dies mid-chunk leaves the sends it claimed in the claimed
+ * state, whether their SMTP calls went out or not: they are reported as
+ * interrupted and never sent again, as for a crash mid-call; the cap slots
+ * it held for sends it never claimed count until their period ends (its
+ * caps err on the side of sending less).
+ */
+export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promise<StepOutcome[]> {
+  const outcomes: StepOutcome[] = [];
+  const planned = await planSteps(pass, due, outcomes);
+  const { assigned, refused } = await takeSlots(pass, planned);
+  for (const { index } of refused.sends) outcomes[index] = refused.outcome!;
+  const attempts: Array<{ request: ClaimedSend; attempt: Attempt }> = [];
+  for (let start = 0; start < assigned.length; start += sendsAtOnce) {
+    const claimed = await claim(pass, assigned.slice(start, start + sendsAtOnce));
+    for (const { send } of claimed.lost) outcomes[send.index] = 'claimed_elsewhere';
+    await releaseSlots(claimed.lost.flatMap(({ slots }) => slots));
+    attempts.push(...((await attemptDeliveries(claimed.won)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
+  }
+  const deliveries = await recordDeliveries(attempts);
+  await settle(pass, attempts.map(({ request }, i) => ({ request, delivery: deliveries[i]! })), outcomes);
+  return outcomes;
+}
+
+type ClaimedSend = DeliveryRequest & { send: PlannedSend };
+
+interface Slotted {
+  send: PlannedSend;
+  inbox: SendingInbox;
+  slots: TakenSlots[];
+}
+
+/**
+ * Takes the campaign's slots for the day and the inboxes' slots for the
+ * sends: an even share of each inbox in rotation, then what the others
+ * leave; sends spread over the inboxes in turn. Sends left without a slot
+ * are refused as campaign_full or inboxes_full.
+ */
+async function takeSlots(pass: CampaignPass, planned: PlannedSend[]): Promise<{ assigned: Slotted[]; refused: { sends: PlannedSend[]; outcome: StepOutcome | null } }> {
+  const { campaign } = pass;
+  if (!planned.length) return { assigned: [], refused: { sends: [], outcome: null } };
+  const currentDay = () => localDay(campaign.schedule, nowMs());
+  const day = currentDay();
+  const campaignSlots = await takeCampaignSlots(campaign._id, day, campaign.dailyLimit, planned.length, currentDay);
+  const allowed = campaignSlots?.slots ?? 0;
+  const taken = new Map<SendingInbox, TakenSlots>();
+  let wanted = allowed;
+  const open = pass.inboxes.slice(pass.rotation.next % pass.inboxes.length).concat(pass.inboxes.slice(0, pass.rotation.next % pass.inboxes.length));
+  for (let round = 0; round < 2 && wanted > 0 && open.length; round++) {
+    const share = Math.ceil(wanted / open.length);
+    for (const inbox of [...open]) {
+      if (wanted <= 0) break;
+      const got = await takeInboxSlots(inbox.id, inbox.cap, round === 0 ? Math.min(share, wanted) : wanted);
+      if (got) {
+        taken.set(inbox, taken.has(inbox) ? { ...got, slots: taken.get(inbox)!.slots + got.slots } : got);
+        wanted -= got.slots;
+      }
+      if (!got || got.slots < share) open.splice(open.indexOf(inbox), 1);
+    }
+  }
+  const slotted = allowed - wanted;
+  // The campaign's slots the inboxes could not match go back.
+  if (campaignSlots && wanted > 0) await releaseSlots([{ count: campaignSlots.count, slots: wanted }]);
+  // Sends spread over the inboxes in turn, as many to each as it gave slots.
+  const left = new Map([...taken].map(([inbox, slots]) => [inbox, slots.slots]));
+  const assigned: Slotted[] = [];
+  for (const send of planned.slice(0, slotted)) {
+    let inbox: SendingInbox;
+    do inbox = pass.inboxes[pass.rotation.next++ % pass.inboxes.length]!;
+    while (!left.get(inbox));
+    left.set(inbox, left.get(inbox)! - 1);
+    assigned.push({ send, inbox, slots: [{ count: campaignSlots!.count, slots: 1 }, { count: taken.get(inbox)!.count, slots: 1 }] });
+  }
+  const outcome: StepOutcome | null = allowed < planned.length && wanted === 0 ? 'campaign_full' : slotted < planned.length ? 'inboxes_full' : null;
+  return { assigned, refused: { sends: planned.slice(slotted), outcome } };
+}
+
+
+/** Claims the sends' records (the new ones with one insert): those another worker claimed first are lost. */
+async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: ClaimedSend[]; lost: Slotted[] }> {
+  const { campaign } = pass;
+  const fresh = assigned.filter(({ send }) => !send.deferred);
+  const messages = new Map<Slotted, NewMessage>(
+    fresh.map((slotted) => {
+      const recordId = stepRecordId(slotted.send.enrollment._id, slotted.send.step);
+      const message: NewMessage = {
+        _id: recordId,
+        workspaceId: campaign.workspaceId,
+        brandId: campaign.brandId,
+        campaignId: campaign._id,
+        enrollmentId: slotted.send.enrollment._id,
+        leadId: slotted.send.lead.id,
+        inboxId: slotted.inbox.id,
+        step: slotted.send.step,
+        variant: slotted.send.variant,
+        to: slotted.send.lead.email,
+        subject: slotted.send.rendered.subject,
+        messageId: newMessageId(recordId, slotted.inbox.from),
+        inReplyTo: slotted.send.threadUnder,
+      };
+      return [slotted, message];
+    }),
+  );
+  const claimedIds = await claimMessages([...messages.values()]);
+  const won: ClaimedSend[] = [];
+  const lost: Slotted[] = [];
+  const request = (slotted: Slotted, record: DeliveryRequest['record']): ClaimedSend => ({
+    send: slotted.send,
+    record,
+    inbox: slotted.inbox,
+    rendered: slotted.send.rendered,
+    replyTo: campaign.replyTo ?? null,
+    trackOpens: campaign.trackOpens,
+    slots: slotted.slots,
+  });
+  for (const slotted of assigned) {
+    const message = messages.get(slotted);
+    if (message) {
+      if (claimedIds.has(message._id)) won.push(request(slotted, { ...message, status: 'claimed', attempts: 1 } as MessageDoc));
+      else lost.push(slotted);
+      continue;
+    }
+    const retried = await claimRetry(slotted.send.deferred!._id, slotted.send.deferred!.attempts + 1, slotted.inbox);
+    if (retried) won.push(request(slotted, retried));
+    else lost.push(slotted);
+  }
+  return { won, lost };
+}
+
+/** What the deliveries mean for the enrollments, the leads and the campaign's counts: a few writes for all of them. */
+async function settle(pass: CampaignPass, results: Array<{ request: ClaimedSend; delivery: Delivery }>, outcomes: StepOutcome[]): Promise<void> {
+  const sent = results.flatMap(({ request, delivery }) => (delivery.outcome === 'sent' ? [{ request, sentAt: delivery.sentAt }] : []));
+  if (sent.length) {
+    await countForCampaign(pass.campaign._id, {}, sent.map(({ request }) => ({ step: request.send.step, variant: request.send.variant })));
+    await markLeadsContacted(sent.map(({ request }) => ({ id: request.send.lead.id, status: request.send.lead.status })));
+    await advanceEnrollments(
+      sent.map(({ request, sentAt }) => ({
+        enrollment: request.send.enrollment,
+        next: nextStepAfter(pass.sequence, request.send.step, sentAt.getTime()),
+        // Reply steps thread under the first message.
+        firstMessageId: request.send.step === 0 ? request.record.messageId : undefined,
+      })),
+    );
+  }
+  await deferEnrollments(results.flatMap(({ request, delivery }) => (delivery.outcome === 'deferred' ? [{ enrollment: request.send.enrollment, dueAt: delivery.retryAt }] : [])));
+  for (const { request, delivery } of results) {
+    outcomes[request.send.index] = delivery.outcome === 'sent' || delivery.outcome === 'deferred' ? delivery.outcome : 'stopped';
+    if (delivery.outcome === 'suppressed' || delivery.outcome === 'bounced' || delivery.outcome === 'failed') await stopEnrollment(request.send.enrollment, delivery.outcome);
+    // The bounce guard paused the inbox: nothing more from it, in this pass either.
+    if (delivery.outcome === 'bounced' && delivery.inboxPaused) pass.inboxes = pass.inboxes.filter((inbox) => inbox.id !== request.inbox.id);
+  }
+}

@@ -13,13 +13,17 @@
  * pooled transport, 8 at a time (the engine's sends at once); then a new
  * Business workspace with 3 inboxes (2,000 a day each), a one-step
  * sequence with merge variables and a campaign of BENCH_MESSAGES leads
- * (imported and enrolled through the services) is sent by sending passes
- * until every lead got its message. The first round runs on an empty store;
+ * (imported and enrolled through the services) is sent by a job worker
+ * process (`src/main.ts worker`, its outreach tick every 100 ms) until the
+ * SMTP server has every message. The first round runs on an empty store;
  * the second after BENCH_HISTORY earlier sent messages and their finished
- * enrollments are stored, as a busy workspace would have them. Peak RSS is
- * sampled every 20 ms per phase.
+ * enrollments are stored, as a busy workspace would have them. The floor's
+ * peak RSS is sampled in this process, the worker's is its own peak
+ * (VmHWM). With BENCH_PROFILE=1 the engine runs in this process instead, to
+ * count its database commands.
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import nodemailer from 'nodemailer';
@@ -38,6 +42,7 @@ import { runOutreachPass } from '../src/outreach/sending/engine.ts';
 import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { startService } from '../test/support/processes.ts';
 import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
@@ -47,7 +52,8 @@ const sendsAtOnce = 8;
 const store = benchStore('send');
 
 const { uri, stop } = await store.open();
-loadConfig({ MONGODB_URI: uri, SECRETS_KEY: randomBytes(32).toString('base64'), OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:3000', LOG_LEVEL: 'warn' });
+const workerEnv = { MONGODB_URI: uri, SECRETS_KEY: randomBytes(32).toString('base64'), OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:3000', LOG_LEVEL: 'warn' };
+loadConfig(workerEnv);
 await connectDatabase(profile ? withUriOption(uri, 'monitorCommands=true') : uri);
 const commandTimes = profile ? watchCommands() : new Map<string, { count: number; ms: number }>();
 
@@ -110,8 +116,10 @@ async function floor() {
   return { ...figures, sent: (await sinkCount()) - before };
 }
 
-/** A workspace with 3 inboxes and an active campaign of `messages` enrolled leads, made through the services. */
-async function campaignOfLeads(round: number) {
+let activate = async () => {};
+
+/** A workspace with 3 inboxes and a campaign of `messages` enrolled leads, made through the services; `activate` starts it. */
+async function campaignOfLeads(round: number, active = true) {
   const workspace = await createWorkspace({ name: `Send ${round}`, plan: 'business', email: `send${round}@bench.test` });
   const principal: Principal = { kind: 'api_key', id: 'bench', workspaceId: workspace.workspaceId, userId: workspace.userId, brandId: null, scopes: ['*'], status: 'active' };
   const inboxIds: string[] = [];
@@ -134,26 +142,48 @@ async function campaignOfLeads(round: number) {
     const enrolled = await enrollLeads(workspace.workspaceId, campaign.id, imported.leads.map((lead) => lead.id));
     if (enrolled.enrolled !== leads.length) throw new Error(`enrolled ${enrolled.enrolled} of ${leads.length} leads`);
   }
-  await updateCampaign(workspace.workspaceId, { id: campaign.id, status: 'active' });
+  activate = async () => void (await updateCampaign(workspace.workspaceId, { id: campaign.id, status: 'active' }));
+  if (active) await activate();
 }
 
-/** Sending passes until every enrolled lead got its message (or a pass sends nothing). */
+/** The campaign sent by sending passes in this process (for the command profile) or by a job worker process; returns seconds taken and the sender's peak RSS. */
 async function engine(round: number) {
-  await campaignOfLeads(round);
+  await campaignOfLeads(round, false);
   const before = await sinkCount();
   commandTimes.clear();
-  let sent = 0;
-  let passes = 0;
-  const figures = await measured(async () => {
-    for (let got = -1; got !== 0 && sent < messages; passes++) {
-      got = (await runOutreachPass()).sent ?? 0;
-      sent += got;
-    }
-  });
+  const figures = profile ? await passesHere() : await inWorker(before);
   closeTransports();
   const received = (await sinkCount()) - before;
-  if (received !== messages) throw new Error(`the SMTP server received ${received} of ${messages} messages (${sent} reported sent in ${passes} passes)`);
-  return { ...figures, sent, passes };
+  if (received !== messages) throw new Error(`the SMTP server received ${received} of ${messages} messages`);
+  return figures;
+}
+
+async function passesHere() {
+  await activate();
+  return measured(async () => {
+    for (let sent = 0, got = -1; got !== 0 && sent < messages; sent += got) got = (await runOutreachPass()).sent ?? 0;
+  });
+}
+
+/** A worker process sends the campaign: timed from the campaign's start to the last message at the SMTP server. */
+async function inWorker(before: number) {
+  const worker = await startService(process.execPath, ['src/main.ts', 'worker'], { ...workerEnv, OUTREACH_TICK_MS: '100', LOG_LEVEL: 'info' }, null);
+  await waitFor(() => worker.output().includes('worker started'), 60_000);
+  const started = performance.now();
+  await activate();
+  await waitFor(async () => (await sinkCount()) - before >= messages, 600_000);
+  const seconds = (performance.now() - started) / 1000;
+  const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))![1]) / 1024;
+  await worker.stop();
+  return { seconds, peakMb };
+}
+
+async function waitFor(done: () => boolean | Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('the worker did not finish in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** `count` sent messages and finished enrollments of an earlier campaign, inserted directly (the store's state, not the engine's work). */
@@ -192,7 +222,7 @@ try {
     const floorRate = messages / floorRun.seconds;
     line(`floor (nodemailer pool), ${label}`, floorRun);
     const engineRun = await engine(index);
-    line(`engine (${engineRun.passes} passes), ${label}`, engineRun, floorRate);
+    line(`engine (${profile ? 'in this process' : 'a worker process'}), ${label}`, engineRun, floorRate);
     if (profile) printProfile();
   }
 } finally {

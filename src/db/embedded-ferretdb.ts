@@ -221,7 +221,11 @@ async function joinOwner(stateFile: string, holder: LockHolder, onExit?: (reason
 function servesFolder(pid: number, dataDir: string): boolean {
   if (!processRuns(pid)) return false;
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(sqliteUrl(dataDir));
+    // Its SQLite URL names the folder, whatever options follow (an earlier version may have started it).
+    const folder = `file:${dataDir}/`;
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((arg) => arg === folder || arg.startsWith(`${folder}?`));
   } catch {
     return !existsSync('/proc/self/cmdline'); // off Linux the pid is all there is to go by
   }

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findUserById } from '../workspaces/workspace.service.ts';
 import { oauthProvider } from './oauth-provider.ts';
-import { acceptedAudiences, isApiScope } from './oauth-scopes.ts';
+import { acceptedAudience, isApiScope } from './oauth-scopes.ts';
 
 /**
  * The principal of an OAuth access token: the user who consented, in their
@@ -15,9 +15,11 @@ export async function principalForAccessToken(value: string): Promise<Principal>
   const token = await oauthProvider().AccessToken.find(value);
   if (!token) throw new AppError('unauthorized', 'Unknown, expired or revoked access token');
   const audiences = [token.aud ?? []].flat();
-  if (!audiences.some((audience) => acceptedAudiences().includes(audience))) {
+  if (!audiences.some((audience) => acceptedAudience(audience))) {
     throw new AppError('unauthorized', 'This access token was issued for another audience');
   }
+  // A sender-constrained token is usable only with its proof, which this API does not take: refuse it rather than treat it as a bearer token.
+  if (token.isSenderConstrained()) throw new AppError('unauthorized', 'This access token is bound to a DPoP key; request a bearer token (without a DPoP header) instead');
   const workspaceId = typeof token.extra?.workspace_id === 'string' ? token.extra.workspace_id : (await findUserById(token.accountId ?? ''))?.workspaceId;
   if (!workspaceId || !token.accountId) throw new AppError('unauthorized', 'The access token\'s user no longer exists');
   return {

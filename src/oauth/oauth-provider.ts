@@ -6,7 +6,7 @@ import { signingKey } from '../secrets/secret-box.ts';
 import { findUserById } from '../workspaces/workspace.service.ts';
 import { OAuthAdapter } from './oauth-adapter.ts';
 import { errorPage } from './oauth-pages.ts';
-import { acceptedAudiences, apiResource, apiScopes } from './oauth-scopes.ts';
+import { acceptedAudience, apiResource, apiScopes } from './oauth-scopes.ts';
 import { derivedSigningJwk } from './signing-keys.ts';
 
 const day = 24 * 3600;
@@ -20,6 +20,7 @@ export const oauthRoutes = {
   jwks: '/oauth/jwks',
   userinfo: '/oauth/userinfo',
   end_session: '/oauth/logout',
+  pushed_authorization_request: '/oauth/par',
 } as const;
 
 function configuration(): Configuration {
@@ -59,13 +60,19 @@ function configuration(): Configuration {
       // A client revokes only its own tokens.
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      // Pushed authorization requests (RFC 9126): the request goes to /oauth/par first, the browser carries only its request_uri.
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
+      // No DPoP (RFC 9449): MCP's authorization spec has clients send `Authorization: Bearer`, and a server that
+      // advertises DPoP must check every proof on every surface. Off, nothing advertises it and every token is a bearer token.
+      dPoP: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => apiResource(),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
-          if (!acceptedAudiences().includes(resource)) throw new errors.InvalidTarget(`this server issues tokens for ${apiResource()} only`);
-          return { scope: apiScopes.join(' '), audience: resource, accessTokenTTL: 3600, accessTokenFormat: 'opaque' };
+          const audience = acceptedAudience(resource);
+          if (!audience) throw new errors.InvalidTarget(`this server issues tokens for ${apiResource()} only`);
+          return { scope: apiScopes.join(' '), audience, accessTokenTTL: 3600, accessTokenFormat: 'opaque' };
         },
       },
     },

@@ -13,4 +13,21 @@ export const apiResource = () => baseUrl();
 export const mcpResource = () => `${baseUrl()}/mcp`;
 
 /** Audiences this API accepts tokens for. */
-export const acceptedAudiences = () => [apiResource(), mcpResource()];
+const acceptedAudiences = () => [apiResource(), mcpResource()];
+
+const normalised = (url: string) => {
+  try {
+    return new URL(url).href;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The accepted audience a resource indicator names, compared as URLs: clients normalise
+ * (`new URL(…).href` turns http://host:port into http://host:port/), and both name one resource.
+ */
+export function acceptedAudience(resource: string): string | undefined {
+  const wanted = normalised(resource);
+  return wanted === undefined ? undefined : acceptedAudiences().find((audience) => normalised(audience) === wanted);
+}

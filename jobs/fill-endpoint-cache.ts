@@ -5,6 +5,5 @@ import { defineSubscriber } from './subscriber-definition.ts';
 export const fillEndpointCacheSubscriber = defineSubscriber({
   name: 'endpoint-cache.fill',
   on: ['scrape.run.completed'],
-  retries: 3,
   handle: (event) => cacheCompletedRun((event.data as { runId: string }).runId),
 });

@@ -1,7 +1,6 @@
 import { agentRunJob } from './agent-run.ts';
 import { analyzeRepliesJob } from './analyze-replies.ts';
 import { deliverWebhookJob } from './deliver-webhook.ts';
-import { dispatchEventJob } from './dispatch-event.ts';
 import { expireEndpointCacheJob } from './expire-endpoint-cache.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { outreachTickJob } from './outreach-tick.ts';
@@ -11,9 +10,7 @@ import { pruneRateLimitsJob } from './prune-rate-limits.ts';
 import { pruneIdempotencyAndWebhooksJob } from './prune-idempotency-and-webhooks.ts';
 import { pruneValidationJob } from './prune-validation.ts';
 import { readMailboxesJob } from './read-mailboxes.ts';
-import { redispatchEventsJob } from './redispatch-events.ts';
 import { scrapeRunJob } from './scrape-run.ts';
-import { subscribers } from './subscribers.ts';
 import { validateEmailsJob } from './validate-emails.ts';
 
 /** Every background job the worker runs. */
@@ -21,8 +18,6 @@ export const jobRegistry: JobDefinition[] = [
   pruneRateLimitsJob,
   scrapeRunJob,
   expireEndpointCacheJob,
-  dispatchEventJob,
-  redispatchEventsJob,
   outreachTickJob,
   pruneOutreachJob,
   readMailboxesJob,
@@ -33,5 +28,4 @@ export const jobRegistry: JobDefinition[] = [
   pruneIdempotencyAndWebhooksJob,
   pruneValidationJob,
   pruneOAuthJob,
-  ...subscribers.map((subscriber) => subscriber.job as JobDefinition),
 ];

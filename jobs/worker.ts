@@ -5,10 +5,12 @@ import { settings } from '../src/config.ts';
 import { isDatabaseUnreachable } from '../src/db/connection.ts';
 import { log, outsideRequest } from '../src/logger.ts';
 import { jobRuns } from '../src/metrics/metrics.ts';
+import { startEventDispatcher } from './event-dispatcher.ts';
 import { countJobStart, forgetJobStarts } from './job-attempts.ts';
 import type { JobDefinition } from './job-definition.ts';
 import { jobQueue, resetJobQueue } from './queue.ts';
 import { jobRegistry } from './registry.ts';
+import { subscribers } from './subscribers.ts';
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -97,9 +99,11 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
   for (const definition of jobRegistry) {
     if (definition.every) await worker.every(typeof definition.every === 'function' ? definition.every() : definition.every, definition.name, {});
   }
+  const dispatcher = startEventDispatcher({ concurrency: options.concurrency, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
   log.info('worker started', { jobs: jobRegistry.map((j) => j.name) });
   return {
     stop: async () => {
+      await dispatcher.stop(settings().WORKER_STOP_GRACE_MS);
       // Running jobs may finish within the grace; the rest keep their locks, which lapse so another worker takes them over.
       await worker.drain({ timeout: settings().WORKER_STOP_GRACE_MS, closeConnection: false });
       const processor = (worker as unknown as { jobProcessor?: AgendaProcessorState }).jobProcessor;

@@ -1,7 +1,11 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import { eventTypes } from './event-types.ts';
 
-/** An event, inserted once and never changed: the history and the outbox subscribers read from. */
+/**
+ * An event, its type and data stored once and never changed: the history
+ * subscribers read from, and the outbox: `dueAt` is set while the event
+ * waits to be handed to its subscribers, and removed once it has been.
+ */
 const eventSchema = new Schema(
   {
     /** Derived from the type and what the event is about, so emitting it again finds the same id. */
@@ -9,18 +13,23 @@ const eventSchema = new Schema(
     workspaceId: { type: String, required: true },
     type: { type: String, enum: eventTypes, required: true },
     data: { type: Schema.Types.Mixed, required: true },
+    /** When the dispatcher should hand the event on: when stored, or later after a subscriber failed; absent once handed on. */
+    dueAt: { type: Date },
+    /** Failed hand-ons so far. */
+    tries: { type: Number },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, minimize: false },
 );
 eventSchema.index({ workspaceId: 1, createdAt: -1 });
+eventSchema.index({ dueAt: 1 });
 
 export type EventDoc = InferRawDocTypeFromSchema<typeof eventSchema>;
 export const Event = mongoose.model('Event', eventSchema, 'events');
 
 /**
- * The outbox: one marker per event not yet handed to its subscribers,
- * removed once it is. It stays as small as the backlog, so the sweep that
- * hands on what a crash left behind reads little.
+ * Which process drains the outbox: one document, held for a while by a
+ * conditional update, so markers are handed on by one dispatcher at a time
+ * on any number of workers.
  */
-const outboxSchema = new Schema({ _id: { type: String, required: true }, storedAt: { type: Date, required: true } }, { versionKey: false });
-export const EventOutbox = mongoose.model('EventOutbox', outboxSchema, 'event_outbox');
+const dispatchTurnSchema = new Schema({ _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } }, { versionKey: false });
+export const EventDispatchTurn = mongoose.model('EventDispatchTurn', dispatchTurnSchema, 'event_dispatch_turn');

@@ -1,10 +1,7 @@
 import { v5 as nameBasedId } from 'uuid';
-import { dispatchEventJob } from '../../jobs/dispatch-event.ts';
-import { enqueue } from '../../jobs/queue.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { eventData, type EventData, type EventType } from './event-types.ts';
-import { nowMs } from '../clock.ts';
-import { Event, EventOutbox, type EventDoc } from './event.model.ts';
+import { Event, EventDispatchTurn, type EventDoc } from './event.model.ts';
 
 /** The namespace of event ids (UUIDv5 of the event's type and subject). */
 const eventIdNamespace = '6f1d3c2a-8b4e-4f7a-9c1d-2e5b7a9d0c3f';
@@ -17,41 +14,79 @@ export interface StoredEvent<T extends EventType = EventType> {
   createdAt: Date;
 }
 
-const ignoreDuplicate = (error: unknown) => {
-  if (!isDuplicateKey(error)) throw error;
-};
+const storedListeners = new Set<() => void>();
+
+/** Calls `listener` whenever this process stores an event (the worker's dispatcher wakes at once instead of at its next look). */
+export function onEventStored(listener: () => void): () => void {
+  storedListeners.add(listener);
+  return () => storedListeners.delete(listener);
+}
 
 /**
- * Records that something happened and hands it to the subscribers, as jobs.
- * `subject` names what the event is about (a run id): the same type and
- * subject always give the same event id, so an emitter that runs again
- * after a crash finds the event it stored and stores no second one. The
- * event and its outbox marker are stored before anything is handed on; the
- * marker goes once the subscribers' jobs are queued, and the sweep
- * (redispatchStaleEvents) hands on any event whose marker stayed, so no
- * stored event is lost. Subscribers are written to be safe to run twice.
+ * Records that something happened, for the subscribers. `subject` names
+ * what the event is about (a run id): the same type and subject always give
+ * the same event id, so an emitter that runs again after a crash finds the
+ * event it stored and stores no second one. The event is stored here, due; the
+ * worker's dispatcher hands it to each
+ * subscriber and then clears its `dueAt`, so no stored event is lost.
+ * Subscribers are written to be safe to run twice.
  */
 export async function emitEvent<T extends EventType>(workspaceId: string, type: T, data: EventData<T>, subject: string): Promise<string> {
   const id = nameBasedId(`${type}\n${subject}`, eventIdNamespace);
-  await Event.create({ _id: id, workspaceId, type, data: eventData[type].parse(data) }).catch(ignoreDuplicate);
-  await EventOutbox.create({ _id: id, storedAt: new Date(nowMs()) }).catch(ignoreDuplicate);
-  await enqueue(dispatchEventJob, { eventId: id });
+  const stored = { workspaceId, type, data: eventData[type].parse(data) };
+  // One write: the event if new, and due (again, for a retried emitter) either way. The outbox's times are
+  // wall-clock, shared by every process whatever clock a test sets in one.
+  await Event.updateOne({ _id: id }, { $setOnInsert: stored, $set: { dueAt: new Date() } }, { upsert: true });
+  for (const listener of storedListeners) listener();
   return id;
 }
 
-/** The event has been handed to every subscriber: its outbox marker goes. */
-export async function markDispatched(eventId: string): Promise<void> {
-  await EventOutbox.deleteOne({ _id: eventId });
+const toStored = (doc: EventDoc): StoredEvent => ({ id: doc._id, workspaceId: doc.workspaceId, type: doc.type as EventType, data: doc.data, createdAt: doc.createdAt });
+
+/** Events due to be handed on, oldest due first, leaving out those already being handed on here. */
+export async function dueEvents(limit: number, inFlight: Iterable<string>): Promise<Array<StoredEvent & { tries: number }>> {
+  const docs = await Event.find({ dueAt: { $lte: new Date() }, _id: { $nin: [...inFlight] } })
+    .sort({ dueAt: 1 })
+    .limit(limit)
+    .lean<EventDoc[]>();
+  return docs.map((doc) => ({ ...toStored(doc), tries: doc.tries ?? 0 }));
 }
 
-/** Hands on again every event whose marker is older than `olderThanMs` (its dispatch was lost); returns how many. */
-export async function redispatchStaleEvents(olderThanMs: number): Promise<number> {
-  const stale = await EventOutbox.find({ storedAt: { $lt: new Date(nowMs() - olderThanMs) } }, { _id: 1 }).lean<Array<{ _id: string }>>();
-  for (const { _id } of stale) await enqueue(dispatchEventJob, { eventId: _id });
-  return stale.length;
+/** These events have been handed to every subscriber: they leave the outbox. */
+export async function markDispatched(eventIds: string[]): Promise<void> {
+  if (eventIds.length) await Event.updateMany({ _id: { $in: eventIds } }, { $unset: { dueAt: 1, tries: 1 } });
+}
+
+/** A subscriber failed on the event: it is handed on again after `delayMs`. */
+export async function dispatchLater(eventId: string, delayMs: number): Promise<void> {
+  await Event.updateOne({ _id: eventId }, { $set: { dueAt: new Date(Date.now() + delayMs) }, $inc: { tries: 1 } });
+}
+
+/**
+ * Takes (or keeps) the turn to drain the outbox for `turnMs`: true when
+ * `holder` has it. Wall-clock time on purpose: the turn is shared with other
+ * processes, whatever clock a test sets here.
+ */
+export async function holdDispatchTurn(holder: string, turnMs: number): Promise<boolean> {
+  const at = Date.now();
+  try {
+    await EventDispatchTurn.updateOne(
+      { _id: 'outbox', $or: [{ holder }, { until: { $lte: new Date(at) } }] },
+      { $set: { holder, until: new Date(at + turnMs) } },
+      { upsert: true },
+    );
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    throw error;
+  }
+}
+
+export async function releaseDispatchTurn(holder: string): Promise<void> {
+  await EventDispatchTurn.updateOne({ _id: 'outbox', holder }, { $set: { holder: null, until: new Date(0) } });
 }
 
 export async function getEvent(id: string): Promise<StoredEvent | null> {
   const doc = await Event.findById(id).lean<EventDoc>();
-  return doc && { id: doc._id, workspaceId: doc.workspaceId, type: doc.type as EventType, data: doc.data, createdAt: doc.createdAt };
+  return doc && toStored(doc);
 }

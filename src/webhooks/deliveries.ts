@@ -36,10 +36,12 @@ export async function fanOut(event: StoredEvent): Promise<void> {
       .filter((h) => h.enabled && subscribes(h, event))
       .map(async (hook) => {
         const _id = deliveryIdOf(hook._id, event.id);
-        await WebhookDelivery.create({ _id, workspaceId: event.workspaceId, webhookId: hook._id, eventId: event.id, eventType: event.type }).catch((error: unknown) => {
-          if (!isDuplicateKey(error)) throw error;
-        });
-        await attemptDelivery(_id, 0);
+        const created = await WebhookDelivery.create({ _id, workspaceId: event.workspaceId, webhookId: hook._id, eventId: event.id, eventType: event.type }).then(
+          () => true,
+          (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
+        );
+        // A delivery made just now has no attempt yet; one made by an earlier hand-on may have its first recorded.
+        if (created || !(await WebhookAttempt.exists({ _id: attemptId(_id, 0) }))) await attempt(hook, event, _id, 0);
       }),
   );
 }
@@ -57,7 +59,11 @@ export async function attemptDelivery(deliveryId: string, n: number): Promise<vo
   const delivery = await WebhookDelivery.findById(deliveryId).lean<DeliveryDoc>();
   if (!delivery || (await WebhookAttempt.exists({ _id: attemptId(deliveryId, n) }))) return;
   const [hook, event] = await Promise.all([Webhook.findById(delivery.webhookId).lean<WebhookDoc>(), getEvent(delivery.eventId)]);
-  if (!hook || !event) return;
+  if (hook && event) await attempt(hook, event, deliveryId, n);
+}
+
+/** Attempt `n` of the delivery of `event` to `hook`, not recorded yet: sent, recorded once, the next one scheduled. */
+async function attempt(hook: WebhookDoc, event: StoredEvent, deliveryId: string, n: number): Promise<void> {
   const now = nowMs();
   const record = (fields: Partial<AttemptDoc> & Pick<AttemptDoc, 'outcome' | 'durationMs'>) =>
     WebhookAttempt.create({ _id: attemptId(deliveryId, n), deliveryId, n, attemptedAt: new Date(nowMs()), ...fields }).then(
@@ -67,7 +73,7 @@ export async function attemptDelivery(deliveryId: string, n: number): Promise<vo
   if (!hook.enabled) return void (await record({ outcome: 'failed', durationMs: 0, error: `the endpoint is disabled (${hook.disabledReason ?? 'manual'})` }));
 
   const secrets = hook.secrets.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now).map((s) => openSecret(s.sealed));
-  const sent = await sendWebhook(hook.url, { id: delivery.eventId, secrets }, bodyOf(event));
+  const sent = await sendWebhook(hook.url, { id: event.id, secrets }, bodyOf(event));
   const base = { statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error };
   if (sent.error === null) {
     await record({ ...base, outcome: 'delivered' });

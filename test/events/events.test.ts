@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEventDispatcher } from '../../jobs/event-dispatcher.ts';
+import type { Subscriber } from '../../jobs/subscriber-definition.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
-import { dispatchEventJob } from '../../jobs/dispatch-event.ts';
-import { fillEndpointCacheSubscriber } from '../../jobs/fill-endpoint-cache.ts';
-import { emitEvent, getEvent, redispatchStaleEvents } from '../../src/events/events.service.ts';
-import { useTestClock } from '../support/clock.ts';
+import { emitEvent, getEvent, type StoredEvent } from '../../src/events/events.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
-const clock = useTestClock();
 const collection = (name: string) => mongoose.connection.db!.collection(name);
 
 beforeAll(() => connectDatabase(freshDatabaseUri()));
@@ -23,40 +22,78 @@ const ended = {
   errorCode: null,
 };
 
+/** A subscriber that records each event it is handed, failing the first `failures` times. */
+function recorder(failures = 0): Subscriber & { seen: StoredEvent[] } {
+  const seen: StoredEvent[] = [];
+  let failed = 0;
+  return {
+    name: 'recorder',
+    on: ['scrape.run.completed'],
+    seen,
+    handle: async (event) => {
+      seen.push(event);
+      if (failed++ < failures) throw new Error('the subscriber is down');
+    },
+  };
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; await sleep(20)) if (await check()) return;
+  throw new Error('timed out');
+}
+
+const outboxCount = () => collection('events').countDocuments({ dueAt: { $exists: true } });
+
 describe('domain events', () => {
-  it('stores an event once per type and subject, under a stable id, and hands it on each time it is emitted', async () => {
+  it('stores an event once per type and subject, under a stable id, due to be handed on', async () => {
     const first = await emitEvent('ws-1', 'scrape.run.completed', ended, ended.runId);
     const again = await emitEvent('ws-1', 'scrape.run.completed', ended, ended.runId);
     expect(again).toBe(first);
-    expect(await mongoose.connection.db!.collection('events').countDocuments({ _id: first as never })).toBe(1);
+    expect(await collection('events').countDocuments({ _id: first as never })).toBe(1);
     expect(await getEvent(first)).toEqual({ id: first, workspaceId: 'ws-1', type: 'scrape.run.completed', data: ended, createdAt: expect.any(Date) });
-    const dispatches = await mongoose.connection.db!.collection('agenda_jobs').countDocuments({ name: 'events.dispatch', 'data.eventId': first });
-    expect(dispatches).toBe(2);
+    expect((await collection('events').findOne({ _id: first as never }))!.dueAt).toBeInstanceOf(Date);
 
     const failed = await emitEvent('ws-1', 'scrape.run.failed', { ...ended, error: 'no page', errorCode: 'fetch_failed' }, ended.runId);
     expect(failed).not.toBe(first);
   });
 
-  it('keeps an outbox marker until the event is handed on, and the sweep hands on what was left behind', async () => {
-    const subject = '2c8b5e6f-3d4c-4e7f-a0b1-2c3d4e5f6a70';
-    const id = await emitEvent('ws-2', 'scrape.run.completed', { ...ended, runId: subject }, subject);
-    expect(await collection('event_outbox').countDocuments({ _id: id as never })).toBe(1);
-    // Its dispatch job was lost: a minute later the sweep queues it again.
-    expect(await redispatchStaleEvents(60_000)).toBe(0);
-    clock.advance(61_000);
-    const dispatchesBefore = await collection('agenda_jobs').countDocuments({ name: 'events.dispatch', 'data.eventId': id });
-    // Every undispatched event of this file's database, ours included.
-    expect(await redispatchStaleEvents(60_000)).toBe(await collection('event_outbox').countDocuments());
-    expect(await collection('agenda_jobs').countDocuments({ name: 'events.dispatch', 'data.eventId': id })).toBe(dispatchesBefore + 1);
+  it('hands every stored event to the subscribers of its type once, and takes it out of the outbox', async () => {
+    const subscriber = recorder();
+    const dispatcher = startEventDispatcher({ concurrency: 3, subscribers: [subscriber], turnMs: 5_000 });
+    const ids = await Promise.all(Array.from({ length: 25 }, (_, n) => emitEvent('ws-2', 'scrape.run.completed', { ...ended, pages: n }, `run-${n}`)));
+    await until(async () => (await outboxCount()) === 0);
+    await dispatcher.stop(1_000);
+    // The first test's events too: stored before any dispatcher ran, handed on by this one.
+    const handed = subscriber.seen.map((event) => event.id);
+    expect(handed).toEqual(expect.arrayContaining(ids));
+    expect(new Set(handed).size).toBe(handed.length);
+    expect(handed).toHaveLength(ids.length + 1);
+  });
 
-    await dispatchEventJob.handle({ eventId: id });
-    expect(await collection('agenda_jobs').countDocuments({ name: fillEndpointCacheSubscriber.job.name, 'data.eventId': id })).toBe(1);
-    expect(await collection('event_outbox').countDocuments({ _id: id as never })).toBe(0);
+  it('keeps an event whose subscriber failed, and hands it on again later', async () => {
+    const subscriber = recorder(1);
+    const dispatcher = startEventDispatcher({ concurrency: 2, subscribers: [subscriber], turnMs: 5_000 });
+    const id = await emitEvent('ws-3', 'scrape.run.completed', ended, 'flaky-run');
+    await until(async () => (await collection('events').findOne({ _id: id as never }))?.tries === 1);
+    const marker = await collection('events').findOne({ _id: id as never });
+    expect(marker!.dueAt.getTime()).toBeGreaterThan(Date.now());
+    await until(async () => (await outboxCount()) === 0);
+    await dispatcher.stop(1_000);
+    expect(subscriber.seen.map((event) => event.id)).toEqual([id, id]);
+  });
+
+  it('drains the outbox from one dispatcher at a time when several workers run', async () => {
+    const subscriber = recorder();
+    const ids = await Promise.all(Array.from({ length: 40 }, (_, n) => emitEvent('ws-4', 'scrape.run.completed', { ...ended, pages: n }, `shared-${n}`)));
+    const dispatchers = [1, 2, 3].map(() => startEventDispatcher({ concurrency: 4, subscribers: [subscriber], turnMs: 5_000 }));
+    await until(async () => (await outboxCount()) === 0);
+    await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop(1_000)));
+    expect(subscriber.seen.map((event) => event.id).sort()).toEqual([...ids].sort());
   });
 
   it('refuses data that breaks its type\'s contract, storing nothing', async () => {
-    const before = await mongoose.connection.db!.collection('events').countDocuments();
+    const before = await collection('events').countDocuments();
     await expect(emitEvent('ws-1', 'scrape.run.completed', { ...ended, pages: 'three' } as never, 'another-run')).rejects.toThrow(/pages/);
-    expect(await mongoose.connection.db!.collection('events').countDocuments()).toBe(before);
+    expect(await collection('events').countDocuments()).toBe(before);
   });
 });

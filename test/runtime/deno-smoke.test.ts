@@ -1,22 +1,20 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSecretsKey } from '../support/api-server.ts';
 import { freshDatabaseUri } from '../support/database.ts';
-import { freePort, projectRoot, run, startService } from '../support/processes.ts';
+import { freePort, portIsOpen, run, startService } from '../support/processes.ts';
 
-const deno = join(projectRoot, 'node_modules', 'deno', 'deno');
-
-/** The same code served by Deno 2 (`deno task start`): auth, a leads round trip, GraphQL and OpenAPI over HTTP. */
+/** The same code served by Deno 2 (`npm run start:deno`, as the README says): auth, a leads round trip, GraphQL and OpenAPI over HTTP, and a stop. */
 describe('Deno runtime smoke test', () => {
   const env = { MONGODB_URI: freshDatabaseUri(), SECRETS_KEY: testSecretsKey, PORT: '0', DENO_NO_UPDATE_CHECK: '1' };
   let baseUrl: string;
+  let port: number;
   let service: Awaited<ReturnType<typeof startService>>;
   let apiKey: string;
 
   beforeAll(async () => {
-    const port = await freePort();
+    port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    service = await startService(deno, ['task', 'start'], { ...env, PORT: String(port) }, `${baseUrl}/healthz`, 90_000);
+    service = await startService('npm', ['run', '--silent', 'start:deno'], { ...env, PORT: String(port) }, `${baseUrl}/healthz`, 90_000);
     const created = await run(process.execPath, ['src/cli/main.ts', 'workspace', 'create', '--name', 'Deno', '--plan', 'free', '--email', 'd@x.test'], env);
     apiKey = JSON.parse(created.stdout).apiKey;
   }, 120_000);
@@ -46,5 +44,11 @@ describe('Deno runtime smoke test', () => {
     expect(await graphql.json()).toEqual({ data: { leadsCapacity: { tier: 'free', limit: 5000 } } });
     const openapi = await (await call('/openapi.json')).json();
     expect(openapi.paths['/api/leads'].get).toBeDefined();
+  });
+
+  it('stops on a SIGTERM sent to the command it was started with, leaving nothing serving', async () => {
+    await service.stop();
+    for (const deadline = Date.now() + 15_000; (await portIsOpen(port)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    expect(await portIsOpen(port)).toBe(false);
   });
 });

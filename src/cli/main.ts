@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { IANAZone } from 'luxon';
 import { parseScopes, revokeApiKey } from '../auth/api-key.service.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../database.ts';
+import { holdsEmbeddedDatabase } from '../db/embedded-ferretdb.ts';
 import { logToStderr, setLogLevel } from '../logger.ts';
 import { setPassword } from '../sign-in/sign-in.service.ts';
 import { plans, type Plan } from '../workspaces/plans.ts';
@@ -115,6 +117,14 @@ async function main() {
   const config = loadConfig();
   logToStderr();
   setLogLevel(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
+  if (!config.MONGODB_URI) {
+    const folder = resolve(config.DATA_DIR);
+    // Only `workspace create` starts a database; every other command reads one, and a new empty one would only answer "not found".
+    if (!holdsEmbeddedDatabase(folder) && command !== 'workspace create') {
+      throw new Error(`No database in ${folder} (DATA_DIR) yet: set DATA_DIR to the folder the service uses (npm start uses ./data in its own folder), or MONGODB_URI`);
+    }
+    console.error(`embedded database in ${folder} (DATA_DIR)`);
+  }
   const closeDatabase = await openDatabase(config, { role: 'cli' });
   try {
     console.log(JSON.stringify(await run(command, values)));

@@ -23,6 +23,13 @@ interface Options {
   onExit?: (reason: string) => void;
 }
 
+
+/** The service's database; FerretDB keeps it in `<dataDir>/<name>.sqlite`. */
+const databaseName = 'leadops';
+
+/** True once `dataDir` holds the service's database (a service has started on it). */
+export const holdsEmbeddedDatabase = (dataDir: string) => existsSync(join(dataDir, `${databaseName}.sqlite`));
+
 /** How long a process waits for a CLI command holding the folder (a second or two) to finish. */
 const cliWaitMs = 30_000;
 /** How long FerretDB has to stop on SIGTERM before it is killed. */
@@ -209,7 +216,7 @@ async function joinOwner(stateFile: string, holder: LockHolder, onExit?: (reason
     watching = setTimeout(check, ownerCheckMs).unref();
   }
   return {
-    uri: `mongodb://127.0.0.1:${port}/leadops`,
+    uri: `mongodb://127.0.0.1:${port}/${databaseName}`,
     stop: async () => {
       clearTimeout(watching);
       watching = undefined;
@@ -288,7 +295,7 @@ async function startOwned(dataDir: string, stateFile: string, options: Options, 
     options.onExit?.(`FerretDB (pid ${ferretDb.pid}) exited ${signal ? `on ${signal}` : `with code ${code}`}`);
   });
   return {
-    uri: `mongodb://127.0.0.1:${port}/leadops`,
+    uri: `mongodb://127.0.0.1:${port}/${databaseName}`,
     stop: async () => {
       stopping = true;
       if (processRuns(ferretDb.pid!)) {

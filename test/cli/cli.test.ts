@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDatabaseUri } from '../support/database.ts';
 import { run } from '../support/processes.ts';
@@ -62,5 +65,26 @@ describe('admin CLI', () => {
     const foreignBrand = await cli('keys', 'create', '--workspace', created.json.workspaceId, '--name', 'n', '--scopes', 'read', '--brand', '3f1c2b7a-6f0e-4a51-9d2c-8b7e6a5d4c3b');
     expect(foreignBrand.code).toBe(1);
     expect(JSON.parse(foreignBrand.stderr)).toEqual({ error: 'brand: Brand not found' });
+  }, 60_000);
+
+  it('names the data folder it uses, and refuses to read one that holds no database instead of making an empty one', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'leadops-cli-'));
+    const embedded = (...args: string[]) => run(process.execPath, ['src/cli/main.ts', ...args], { DATA_DIR: folder });
+    try {
+      const show = await embedded('workspace', 'show', '--id', 'x');
+      expect(show.code).toBe(1);
+      const { error } = JSON.parse(show.stderr.trim().split('\n').at(-1)!);
+      expect(error).toContain(`No database in ${folder} (DATA_DIR)`);
+      expect(readdirSync(folder)).toEqual([]);
+
+      const created = await embedded('workspace', 'create', '--name', 'Here', '--plan', 'free', '--email', 'here@x.test');
+      expect(created.code).toBe(0);
+      expect(created.stderr).toContain(`embedded database in ${folder} (DATA_DIR)`);
+      expect(existsSync(join(folder, 'leadops.sqlite'))).toBe(true);
+      const shown = await embedded('workspace', 'show', '--id', JSON.parse(created.stdout).workspaceId);
+      expect(JSON.parse(shown.stdout)).toMatchObject({ plan: 'free' });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -24,7 +24,9 @@ const jsonContent = (schema: Record<string, unknown>) => ({ 'application/json': 
  * The OpenAPI 3.1 document: trpc-to-openapi's, corrected where the REST
  * bridge serves differently: success statuses and bodies (restResponses),
  * DELETE bodies, and the error statuses each operation can really answer
- * with the bodies it answers them with (openapi-responses.ts).
+ * with the bodies it answers them with (openapi-responses.ts); completed
+ * with the `webhooks` section (openapi-webhooks.ts) and enum-keyed records
+ * typed with their keys, so generated clients need no hand fixes.
  */
 export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {

@@ -1,4 +1,4 @@
-import { buildClientSchema, getIntrospectionQuery, getNamedType, isInputObjectType, isObjectType, type GraphQLType } from 'graphql';
+import { buildClientSchema, getIntrospectionQuery, getNamedType, isInputObjectType, isObjectType, validateSchema, type GraphQLType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { createScraper } from '../support/scraping.ts';
@@ -133,6 +133,7 @@ describe('GraphQL surface', () => {
     expect(byName.WebhookEventType).toContain('scrape_run_completed');
     // The schema as served holds no type that no field or argument reaches.
     const schema = buildClientSchema((await graphql(undefined, getIntrospectionQuery())).data);
+    expect(validateSchema(schema)).toEqual([]);
     const nameOf = (type: GraphQLType) => getNamedType(type).name;
     const reached = new Set<string>();
     const reach = (name: string) => {

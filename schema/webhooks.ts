@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTime, nullableDateTime, uuid } from './common.ts';
 
-/** Every event a webhook can subscribe to; its `data` is the resource as its GET answers it. */
+/** Every event a webhook can subscribe to; each message is typed under `webhooks` in /openapi.json. */
 export const webhookEventTypes = [
   'scrape.run.completed',
   'scrape.run.failed',
@@ -18,7 +18,7 @@ export const webhookEventTypes = [
 ] as const;
 
 const events = z
-  .array(z.union([z.enum(webhookEventTypes), z.literal('*')]))
+  .array(z.union([z.enum(webhookEventTypes), z.literal('*')]).meta({ id: 'WebhookEventType', description: 'An event type, or `*` for all.' }))
   .min(1)
   .max(webhookEventTypes.length + 1)
   .describe(`Event types to receive, or \`["*"]\` for all: ${webhookEventTypes.map((t) => `\`${t}\``).join(', ')}.`);

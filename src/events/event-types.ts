@@ -19,7 +19,7 @@ const scrapeRunEnded = z.object({
   creditsCharged: z.int().describe('Crawl credits taken from the balance.'),
   error: z.string().nullable().describe('Why it failed, or why it stopped early; null when it simply finished.'),
   errorCode: z.string().nullable().describe('Machine-readable form of `error`.'),
-});
+}).meta({ id: 'ScrapeRunEvent', description: 'A scrape run that ended: a summary (the run itself is GET /api/scrape/runs/{runId}).' });
 
 export const eventData = {
   'scrape.run.completed': scrapeRunEnded,
@@ -41,9 +41,28 @@ export const eventData = {
   /** The inbox as GET /api/outreach/inboxes lists it. */
   'outreach.inbox.paused': inbox,
   /** Sent by POST /api/webhooks/{id}/test to that endpoint only. */
-  'webhook.test': z.object({ webhook_id: z.uuid().describe('The endpoint tested.'), message: z.string().describe('A line for people.') }),
+  'webhook.test': z
+    .object({ webhook_id: z.uuid().describe('The endpoint tested.'), message: z.string().describe('A line for people.') })
+    .meta({ id: 'WebhookTestEvent', description: 'A test message.' }),
 } as const;
 
 export type EventType = keyof typeof eventData;
+
+/** When each event is emitted, for the webhooks section of /openapi.json. */
+export const eventDescriptions: Record<EventType, string> = {
+  'scrape.run.completed': 'A scrape run finished.',
+  'scrape.run.failed': 'A scrape run failed or stopped early.',
+  'validation.job.completed': 'An email validation job finished.',
+  'validation.job.failed': 'An email validation job failed.',
+  'agent.run.completed': 'An agent run finished.',
+  'agent.run.failed': 'An agent run failed.',
+  'agent.run.paused': 'An agent run paused to ask a question (answer with POST /api/agents/runs/{id}/reply).',
+  'outreach.reply.received': 'A reply was read from a mailbox, before its sentiment is analysed.',
+  'outreach.bounce.received': 'A bounce was read from a mailbox.',
+  'outreach.lead.unsubscribed': 'A lead unsubscribed, by its link or by a reply asking to stop.',
+  'outreach.campaign.completed': 'A campaign has nothing left to send.',
+  'outreach.inbox.paused': 'The bounce guard paused an inbox.',
+  'webhook.test': 'Sent by POST /api/webhooks/{id}/test to that endpoint only.',
+};
 export type EventData<T extends EventType> = z.infer<(typeof eventData)[T]>;
 export const eventTypes = Object.keys(eventData) as EventType[];

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate } from '../auth/authenticate.ts';
 import type { Principal } from '../auth/principal.ts';
 import { baseUrl } from '../config.ts';
@@ -10,6 +9,7 @@ import { toErrorResponse } from '../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext } from '../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';
 import { readJsonBody } from './request-body.ts';
 import { sendJson } from './send-json.ts';
 
@@ -17,6 +17,8 @@ interface Tool {
   name: string;
   path: string;
   def: ProcedureDef;
+  shape: ToolShape;
+  wrapsOutput: boolean;
 }
 
 /** An MCP tool name for a procedure path: `leads.list` → `leads_list`. */
@@ -25,18 +27,6 @@ const allowed = (principal: Principal, def: ProcedureDef) => {
   const permission = def.meta?.permission;
   return permission === 'any' || principal.scopes.includes('*') || (permission !== undefined && principal.scopes.includes(permission));
 };
-
-function describe(def: ProcedureDef): string {
-  const openapi = def.meta?.openapi;
-  return [openapi?.summary, openapi?.description, openapi && `(${openapi.method} ${openapi.path}; permission ${def.meta?.permission})`].filter(Boolean).join(' ');
-}
-
-function inputSchema(def: ProcedureDef): { type: 'object'; [key: string]: unknown } {
-  const input = def.inputs[0];
-  if (!input || input.def.type === 'void') return { type: 'object', properties: {} };
-  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return { ...schema, type: 'object' };
-}
 
 /**
  * The MCP server at /mcp (Streamable HTTP, stateless): one tool per
@@ -50,7 +40,7 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
   const call = procedureCaller(appRouter);
   const tools: Tool[] = Object.entries(procedureDefs(appRouter))
     .filter(([, def]) => def.type !== 'subscription' && def.meta?.openapi)
-    .map(([path, def]) => ({ name: toolName(path), path, def }));
+    .map(([path, def]) => ({ name: toolName(path), path, def, ...toolShape(path, def) }));
 
   return async (req: IncomingMessage, res: ServerResponse) => {
     let principal: Principal;
@@ -66,16 +56,17 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
     const mine = tools.filter((tool) => allowed(principal, tool.def));
     const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: mine.map((tool) => ({ name: tool.name, description: describe(tool.def), inputSchema: inputSchema(tool.def) })),
+      tools: mine.map((tool) => ({ name: tool.name, ...tool.shape })),
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = mine.find((t) => t.name === request.params.name);
-      if (!tool) return { isError: true, content: [{ type: 'text' as const, text: `Unknown tool ${request.params.name}` }] };
+      // Not a tool this credential has: a protocol error, as MCP specifies, not a failed call.
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
       const ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
       const takesInput = tool.def.inputs[0] !== undefined && tool.def.inputs[0].def.type !== 'void';
       try {
         const output = await call(ctx, tool.path, takesInput ? (request.params.arguments ?? {}) : undefined);
-        return { content: [{ type: 'text' as const, text: JSON.stringify(output) }], structuredContent: { result: output } };
+        return toolResult(tool, output);
       } catch (error) {
         return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(toErrorResponse(error).body) }] };
       }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { OperationObject } from 'openapi3-ts/oas31';
 import { errorBody, scrapingErrorBody } from '../../schema/common.ts';
@@ -7,6 +6,8 @@ import type { AppRouter } from '../router.ts';
 import type { Meta } from '../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
 import { errorCodesOf, errorResponses } from './openapi-responses.ts';
+import { webhooksSection } from './openapi-webhooks.ts';
+import { inlineJsonSchema, typeEnumKeyedRecords } from './zod-json-schema.ts';
 
 type Operation = {
   description?: string;
@@ -17,34 +18,15 @@ type Operation = {
   responses: Record<string, { description: string; content?: unknown }>;
 };
 
-/**
- * JSON Schema of a zod schema, with its descriptions, inlined: zod puts
- * schemas that have an `id` in `$defs`, which would not resolve inside the
- * OpenAPI document, so each `#/$defs/...` reference is replaced by its schema.
- */
-function inlineJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _dialect, $defs = {}, ...root } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  const defs = $defs as Record<string, unknown>;
-  const inline = (node: unknown, seen: string[]): unknown => {
-    if (Array.isArray(node)) return node.map((item) => inline(item, seen));
-    if (!node || typeof node !== 'object') return node;
-    const { $ref, ...rest } = node as Record<string, unknown>;
-    const entries = Object.entries(rest).map(([key, value]) => [key, inline(value, seen)]);
-    if (typeof $ref !== 'string' || !$ref.startsWith('#/$defs/')) return Object.fromEntries($ref === undefined ? entries : [['$ref', $ref], ...entries]);
-    const name = $ref.slice('#/$defs/'.length);
-    if (seen.includes(name)) throw new Error(`inlineJsonSchema: ${name} refers to itself`);
-    return { ...(inline(defs[name], [...seen, name]) as Record<string, unknown>), ...Object.fromEntries(entries) };
-  };
-  return inline(root, []) as Record<string, unknown>;
-}
-
 const jsonContent = (schema: Record<string, unknown>) => ({ 'application/json': { schema } });
 
 /**
  * The OpenAPI 3.1 document: trpc-to-openapi's, corrected where the REST
  * bridge serves differently: success statuses and bodies (restResponses),
  * DELETE bodies, and the error statuses each operation can really answer
- * with the bodies it answers them with (openapi-responses.ts).
+ * with the bodies it answers them with (openapi-responses.ts); completed
+ * with the `webhooks` section (openapi-webhooks.ts) and enum-keyed records
+ * typed with their keys, so generated clients need no hand fixes.
  */
 export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
@@ -84,7 +66,9 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     };
   }
   const invoke = procedures['endpoints.invoke']!;
-  document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug') };
+  document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: { ...invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug'), operationId: 'endpoints-invoke' } };
+  document.webhooks = webhooksSection(document);
+  typeEnumKeyedRecords(document);
   dropSafeIntegerBounds(document);
   return document;
 }

@@ -1,8 +1,10 @@
+import { buildClientSchema, getIntrospectionQuery, getNamedType, isInputObjectType, isObjectType, validateSchema, type GraphQLType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { createScraper } from '../support/scraping.ts';
 
-const server = useApiServer();
+// Webhook URLs on loopback are allowed (nothing is delivered: no worker runs here).
+const server = useApiServer({ OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' });
 
 const graphql = async (key: string | undefined, query: string, variables?: Record<string, unknown>) =>
   (await server.request('POST', '/graphql', { key, body: { query, variables } })).body;
@@ -62,7 +64,7 @@ describe('GraphQL surface', () => {
     const { id, title } = imported.data.leadsImport.leads[0];
     expect(title).toBe('CTO');
 
-    const cleared = await graphql(apiKey, 'mutation Clear($id: String!) { leadsUpdate(id: $id, field: "title", value: null) { lead { title } } }', { id });
+    const cleared = await graphql(apiKey, 'mutation Clear($id: ID!) { leadsUpdate(id: $id, field: "title", value: null) { lead { title } } }', { id });
     expect(cleared.errors).toBeUndefined();
     expect(cleared.data.leadsUpdate.lead.title).toBeNull();
     const listed = await server.request('GET', '/api/leads', { key: apiKey });
@@ -72,7 +74,7 @@ describe('GraphQL surface', () => {
   it('clears a scraper\'s follow rules with follow: null, as REST does', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
-    const unfollowed = await graphql(apiKey, 'mutation Unfollow($id: String!) { scrapersUpdate(id: $id, follow: null) { scraper { follow { next } } } }', {
+    const unfollowed = await graphql(apiKey, 'mutation Unfollow($id: ID!) { scrapersUpdate(id: $id, follow: null) { scraper { follow { next } } } }', {
       id: scraperId,
     });
     expect(unfollowed.errors).toBeUndefined();
@@ -100,11 +102,71 @@ describe('GraphQL surface', () => {
     const scraperId = await createScraper(server, apiKey);
     const renamed = await graphql(
       apiKey,
-      'mutation Rename($id: String!) { scrapersUpdate(id: $id, name: "Renamed", engine: null, extract: null) { scraper { name engine follow { next max_pages } } } }',
+      'mutation Rename($id: ID!) { scrapersUpdate(id: $id, name: "Renamed", engine: null, extract: null) { scraper { name engine follow { next max_pages } } } }',
       { id: scraperId },
     );
     expect(renamed.errors).toBeUndefined();
     expect(renamed.data.scrapersUpdate.scraper).toEqual({ name: 'Renamed', engine: 'http', follow: { next: 'a.next', max_pages: 10 } });
+  });
+
+  it('types identifiers as ID, in fields and arguments', async () => {
+    const { data } = await graphql(undefined, '{ __schema { types { name kind fields { name type { ...Named } args { name type { ...Named } } } inputFields { name type { ...Named } } } } } fragment Named on __Type { name ofType { name ofType { name ofType { name } } } }');
+    const named = (type: any): string => type.name ?? named(type.ofType);
+    const notIds: string[] = [];
+    for (const type of data.__schema.types as any[]) {
+      if (type.name.startsWith('__')) continue;
+      const places = [...(type.fields ?? []).flatMap((f: any) => [{ at: `${type.name}.${f.name}`, ...f }, ...f.args.map((a: any) => ({ at: `${type.name}.${f.name}(${a.name})`, ...a }))]), ...(type.inputFields ?? []).map((f: any) => ({ at: `${type.name}.${f.name}`, ...f }))];
+      for (const place of places) if (/^ids?$|[a-z]Ids?$|_ids?$/.test(place.name) && named(place.type) !== 'ID') notIds.push(`${place.at}: ${named(place.type)}`);
+    }
+    expect(notIds).toEqual([]);
+    const lead = await graphql(undefined, '{ __type(name: "Lead") { fields { name type { kind ofType { name } } } } }');
+    expect(lead.data.__type.fields.find((f: { name: string }) => f.name === 'id').type).toEqual({ kind: 'NON_NULL', ofType: { name: 'ID' } });
+  });
+
+  it('declares each set of enum values once, and every type it declares is used', async () => {
+    const { data } = await graphql(undefined, '{ __schema { types { name kind enumValues { name } } } }');
+    const enums = (data.__schema.types as Array<{ name: string; kind: string; enumValues: Array<{ name: string }> | null }>).filter((t) => t.kind === 'ENUM' && !t.name.startsWith('__'));
+    const sets = enums.map((t) => t.enumValues!.map((v) => v.name).sort().join(','));
+    expect(sets.length).toBe(new Set(sets).size);
+    const byName = Object.fromEntries(enums.map((t) => [t.name, t.enumValues!.map((v) => v.name)]));
+    expect(byName.LeadStatus!.sort()).toEqual(['contacted', 'disqualified', 'new', 'qualified']);
+    expect(byName.WebhookEventType).toContain('scrape_run_completed');
+    // The schema as served holds no type that no field or argument reaches.
+    const schema = buildClientSchema((await graphql(undefined, getIntrospectionQuery())).data);
+    expect(validateSchema(schema)).toEqual([]);
+    const nameOf = (type: GraphQLType) => getNamedType(type).name;
+    const reached = new Set<string>();
+    const reach = (name: string) => {
+      if (reached.has(name)) return;
+      reached.add(name);
+      const type = schema.getType(name);
+      if (!isObjectType(type) && !isInputObjectType(type)) return;
+      for (const field of Object.values(type.getFields())) {
+        reach(nameOf(field.type));
+        for (const arg of 'args' in field ? field.args : []) reach(nameOf(arg.type));
+      }
+    };
+    reach('Query');
+    reach('Mutation');
+    const builtIn = ['String', 'Boolean'];
+    expect(Object.keys(schema.getTypeMap()).filter((name) => !name.startsWith('__') && !reached.has(name) && !builtIn.includes(name))).toEqual([]);
+  });
+
+  it('takes webhook event types as the enum its argument is typed with', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const created = await graphql(
+      apiKey,
+      'mutation Hook($events: [WebhookEventType!]!) { webhooksCreate(url: "http://127.0.0.1:9/in", events: $events) { webhook { id events } } }',
+      { events: ['scrape_run_completed', 'webhook_test'] },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data.webhooksCreate.webhook.events).toEqual(['scrape_run_completed', 'webhook_test']);
+    const { id } = created.data.webhooksCreate.webhook;
+    const stored = await server.request('GET', `/api/webhooks/${id}`, { key: apiKey });
+    expect(stored.body.webhook.events).toEqual(['scrape.run.completed', 'webhook.test']);
+    const all = await graphql(apiKey, 'mutation Hook($id: ID!) { webhooksUpdate(id: $id, events: [all]) { webhook { events } } }', { id });
+    expect(all.errors).toBeUndefined();
+    expect(all.data.webhooksUpdate.webhook.events).toEqual(['all']);
   });
 
   it('serves GraphiQL without any external asset', async () => {

@@ -1,5 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 
@@ -47,6 +50,64 @@ describe('the MCP server', () => {
     const started = parsed(await client.callTool({ name: 'agents_start', arguments: { goal: 'CTOs of fintech companies in Berlin' } }));
     const run = parsed(await client.callTool({ name: 'agents_run', arguments: { id: started.run_id } }));
     expect(run).toMatchObject({ id: started.run_id, status: 'queued' });
+    await client.close();
+  });
+
+  it('says what each tool does to the workspace, and types its input and output without references', async () => {
+    const client = await connect((await createTestWorkspace()).apiKey);
+    const { tools } = await client.listTools();
+    const tool = (name: string) => tools.find((t) => t.name === name)!;
+    expect(tool('leads_list').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(tool('leads_import').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(tool('leads_delete').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(tool('webhooks_delete').annotations).toMatchObject({ destructiveHint: true });
+    expect(tool('leads_update').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    for (const { name, inputSchema, outputSchema, annotations } of tools) {
+      expect(JSON.stringify({ inputSchema, outputSchema }), name).not.toMatch(/"\$ref"|"\$defs"/);
+      expect(outputSchema?.type, name).toBe('object');
+      expect(annotations?.readOnlyHint, name).toBeTypeOf('boolean');
+      // An open object says so: no bare `additionalProperties: {}` with no keyword and no description.
+      expect(JSON.stringify(inputSchema), name).not.toContain('"additionalProperties":{}');
+    }
+    // A list answer is wrapped, as an MCP output is an object.
+    expect(tool('agents_runs').outputSchema).toMatchObject({ required: ['result'], properties: { result: { type: 'array' } } });
+    await client.close();
+  });
+
+  it("answers each call with structuredContent that its outputSchema validates (ajv)", async () => {
+    const { apiKey } = await createTestWorkspace('pro');
+    const client = await connect(apiKey);
+    const schemas = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool.outputSchema]));
+    const ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: true }));
+    const check = async (name: string, args: Record<string, unknown> = {}) => {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+      const validate = ajv.compile(schemas.get(name)!);
+      expect(validate(result.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      return result.structuredContent as Record<string, any>;
+    };
+    const imported = await check('leads_import', { leads: [{ email: 'typed@x.test', full_name: 'Typed Output', custom: { tier: 'gold' } }] });
+    const listed = await check('leads_list', { q: 'typed' });
+    expect(listed.leads[0].email).toBe('typed@x.test');
+    await check('leads_get', { id: listed.leads[0].id });
+    await check('account_currentUser');
+    await check('outreach_replies_list');
+    await check('outreach_stats_get');
+    await check('agents_start', { goal: 'Founders of bakeries in Lyon' });
+    const runs = await check('agents_runs');
+    expect(runs.result).toHaveLength(1);
+    await check('endpoints_list');
+    expect(imported.created).toBe(1);
+    await client.close();
+  });
+
+  it('answers an unknown tool with the protocol error, not a failed call', async () => {
+    const client = await connect(await (await createTestWorkspace()).keyWith('read'));
+    const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    // A tool the key may not call is unknown to it as well.
+    expect(await client.callTool({ name: 'leads_import', arguments: { leads: [] } }).catch((e: McpError) => e.code)).toBe(ErrorCode.InvalidParams);
     await client.close();
   });
 

@@ -48,8 +48,13 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
     }
   };
 
-  for (const [path, { type, inputs, output, meta }] of Object.entries(procedureDefs(appRouter))) {
-    if (!output || type === 'subscription') continue;
+  const procedures = Object.entries(procedureDefs(appRouter)).filter(([, { type, output }]) => output && type !== 'subscription');
+  for (const [path, { inputs, output }] of procedures) {
+    types.enumNames.add(output!, `${typeName(path)}Result`, 'output');
+    types.enumNames.addArgs(inputs[0], typeName(path));
+  }
+  for (const [path, { type, inputs, output: definedOutput, meta }] of procedures) {
+    const output = definedOutput!;
     const name = fieldName(path);
     const resultType = types.output(output, `${typeName(path)}Result`);
     const takesInput = inputs[0] !== undefined && inputs[0].def.type !== 'void';

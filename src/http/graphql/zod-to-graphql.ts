@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { def, enumValues, EnumNames, pascal, registeredId, valueSetKey } from './enum-names.ts';
 
 type Builder = PothosSchemaTypes.SchemaBuilder<any>;
-type Def = { type: string; [key: string]: any };
 type TypeRef = any;
 
 /** A field's GraphQL type: the named type, whether it may be null, and list nesting. */
@@ -11,14 +11,15 @@ interface Resolved {
   list?: { itemNullable: boolean };
 }
 
-const def = (schema: z.ZodType): Def => (schema as any)._zod.def as Def;
-const pascal = (text: string) => text.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, __, c: string) => c.toUpperCase());
 const enumValueName = (value: string) => {
+  if (value === '*') return 'all';
   const name = value.replace(/[^A-Za-z0-9_]/g, '_');
   return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
 };
-const registeredId = (schema: z.ZodType): string | undefined => z.globalRegistry.get(schema)?.id as string | undefined;
 const isInt = (schema: z.ZodType) => ['safeint', 'int32', 'uint32'].includes((schema as any).format);
+/** Identifiers (`id`, `ids`, `scraperId`, `webhook_id`, ...) are GraphQL IDs. */
+const isIdentifier = (key: string) => /^ids?$|[a-z]Ids?$|_ids?$/.test(key);
+const asIdWhereNamed = (key: string, resolved: Resolved): Resolved => (resolved.ref === 'String' && isIdentifier(key) ? { ...resolved, ref: 'ID' } : resolved);
 
 /**
  * Turns zod schemas into Pothos types: objects become object (or input)
@@ -28,7 +29,10 @@ const isInt = (schema: z.ZodType) => ['safeint', 'int32', 'uint32'].includes((sc
  */
 export class ZodToGraphQL {
   private readonly types = new Map<string, TypeRef>();
+  private readonly enums = new Map<string, TypeRef>();
   private readonly builder: Builder;
+  /** Fill it with every schema (EnumNames.add, addArgs) before the first type is built. */
+  readonly enumNames = new EnumNames();
 
   constructor(builder: unknown) {
     this.builder = builder as unknown as Builder;
@@ -43,7 +47,7 @@ export class ZodToGraphQL {
     if (!schema || def(schema).type !== 'object') return {};
     return Object.fromEntries(
       Object.entries(def(schema).shape as Record<string, z.ZodType>).map(([key, field]) => {
-        const resolved = this.resolve(field, `${name}${pascal(key)}`, 'input');
+        const resolved = asIdWhereNamed(key, this.resolve(field, `${name}${pascal(key)}`, 'input'));
         return [key, t.arg({ ...this.fieldOptions(resolved, 'input'), description: field.description })];
       }),
     );
@@ -59,6 +63,7 @@ export class ZodToGraphQL {
 
   private resolve(schema: z.ZodType, name: string, io: 'input' | 'output'): Resolved {
     const d = def(schema);
+    if (enumValues(schema)) return { ref: this.enumType(schema, name), nullable: false };
     switch (d.type) {
       case 'optional':
       case 'nullable':
@@ -85,12 +90,11 @@ export class ZodToGraphQL {
       case 'literal':
         return { ref: typeof d.values[0] === 'number' ? 'Float' : typeof d.values[0] === 'boolean' ? 'Boolean' : 'String', nullable: false };
       case 'union': {
-        const options = (d.options as z.ZodType[]).map((o) => this.resolve(o, name, io));
-        const allStrings = options.every((o) => o.ref === 'String' && !o.list);
-        return { ref: allStrings ? 'String' : 'JSON', nullable: options.some((o) => o.nullable) };
+        // Classified without building types: a union's options get no GraphQL type of their own.
+        const options = (d.options as z.ZodType[]).map(scalarKind);
+        const nullable = options.some((o) => o.nullable);
+        return { ref: options.every((o) => o.kind === 'string') ? 'String' : 'JSON', nullable };
       }
-      case 'enum':
-        return { ref: this.enumType(schema, name), nullable: false };
       case 'object':
         return { ref: this.objectType(schema, name, io), nullable: false };
       default:
@@ -99,14 +103,15 @@ export class ZodToGraphQL {
     }
   }
 
+  /** One enum per set of values, named as EnumNames chose. */
   private enumType(schema: z.ZodType, fallback: string): TypeRef {
-    const name = registeredId(schema) ?? fallback;
-    return this.once(name, () =>
-      this.builder.enumType(name, {
-        description: schema.description,
-        values: Object.fromEntries(Object.values(def(schema).entries as Record<string, string>).map((v) => [enumValueName(v), { value: v }])),
-      }),
-    );
+    const values = enumValues(schema)!;
+    const key = valueSetKey(values);
+    if (!this.enums.has(key)) {
+      const name = this.enumNames.nameOf(values) ?? registeredId(schema) ?? fallback;
+      this.enums.set(key, this.once(name, () => this.builder.enumType(name, { description: schema.description, values: Object.fromEntries(values.map((v) => [enumValueName(v), { value: v }])) })));
+    }
+    return this.enums.get(key);
   }
 
   /** An object type (output) or input object type (input) with one field per key of the zod object. */
@@ -120,7 +125,7 @@ export class ZodToGraphQL {
         fields: (t: any) =>
           Object.fromEntries(
             Object.entries(shape).map(([key, field]) => {
-              const options = { ...this.fieldOptions(this.resolve(field, `${name}${pascal(key)}`, io), io), description: field.description };
+              const options = { ...this.fieldOptions(asIdWhereNamed(key, this.resolve(field, `${name}${pascal(key)}`, io)), io), description: field.description };
               return [key, t.field(io === 'input' ? options : { ...options, resolve: (parent: any) => parent[key] })];
             }),
           ),
@@ -133,6 +138,15 @@ export class ZodToGraphQL {
     if (!this.types.has(name)) this.types.set(name, create());
     return this.types.get(name);
   }
+}
+
+/** A union option's kind, seen through optional and nullable wrappers: a plain string (or string literal), or anything else. */
+function scalarKind(schema: z.ZodType): { kind: 'string' | 'other'; nullable: boolean } {
+  const d = def(schema);
+  if (d.type === 'optional' || d.type === 'nullable') return { ...scalarKind(d.innerType), nullable: true };
+  if (d.type === 'null') return { kind: 'string', nullable: true };
+  const isString = d.type === 'string' || (d.type === 'literal' && typeof d.values[0] === 'string') || d.type === 'enum';
+  return { kind: isString ? 'string' : 'other', nullable: false };
 }
 
 /**

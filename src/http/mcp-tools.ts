@@ -1,0 +1,87 @@
+import type { ProcedureDef } from '../trpc/procedure-defs.ts';
+import { inlineJsonSchema } from './zod-json-schema.ts';
+
+type Schema = { [key: string]: unknown };
+type ObjectSchema = { type: 'object'; [key: string]: unknown };
+
+export interface ToolShape {
+  title?: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  outputSchema?: ObjectSchema;
+  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+}
+
+const takesInput = (def: ProcedureDef) => def.inputs[0] !== undefined && def.inputs[0].def.type !== 'void';
+
+
+/**
+ * Open parts of a schema (`{}`: any value; `additionalProperties: {}`: any
+ * keys) say so, as a description, not as a schema with no keyword at all;
+ * an open object's extra keys are `additionalProperties: true`.
+ */
+function describeOpenSchemas(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(describeOpenSchemas);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Schema;
+  const extra = schema.additionalProperties;
+  if (extra && typeof extra === 'object' && Object.keys(extra).length === 0) {
+    schema.additionalProperties = true;
+    schema.description ??= 'An object with any keys.';
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    const isSchemaMap = key === 'properties' || key === 'patternProperties';
+    if (isSchemaMap && child && typeof child === 'object') {
+      for (const [name, sub] of Object.entries(child as Schema)) {
+        if (sub && typeof sub === 'object' && Object.keys(sub).length === 0) (child as Schema)[name] = { description: 'Any JSON value.' };
+      }
+    }
+    describeOpenSchemas(child);
+  }
+}
+
+function objectSchema(schema: Schema): ObjectSchema {
+  describeOpenSchemas(schema);
+  return { ...schema, type: 'object' };
+}
+
+/**
+ * What MCP says about the tool of a procedure, all derived from it: its JSON
+ * Schemas inlined (no `$ref`), its hints from its kind and HTTP method (a
+ * query only reads; GET, PUT and DELETE are idempotent; a DELETE, or a
+ * remove or cancel, destroys).
+ */
+export function toolShape(path: string, def: ProcedureDef): { shape: ToolShape; wrapsOutput: boolean } {
+  const openapi = def.meta?.openapi;
+  const method = openapi?.method ?? (def.type === 'query' ? 'GET' : 'POST');
+  const readOnly = def.type === 'query';
+  const destructive = !readOnly && (method === 'DELETE' || /\.(delete|remove|cancel)\w*$/.test(path));
+  const description = [openapi?.summary, openapi?.description, openapi && `(${openapi.method} ${openapi.path}; permission ${def.meta?.permission})`].filter(Boolean).join(' ');
+  const output = def.output && inlineJsonSchema(def.output, 'output');
+  // A tool's output is an object: a procedure's other outputs (lists, unions) are wrapped as `{ result }`.
+  const wrapped = output !== undefined && output.type !== 'object';
+  const outputSchema = output && (wrapped ? { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false } : output);
+  const shape: ToolShape = {
+    ...(openapi?.summary && { title: openapi.summary }),
+    description,
+    inputSchema: takesInput(def) ? objectSchema(inlineJsonSchema(def.inputs[0]!, 'input')) : { type: 'object', properties: {}, additionalProperties: false },
+    ...(outputSchema && { outputSchema: objectSchema(outputSchema) }),
+    annotations: {
+      ...(openapi?.summary && { title: openapi.summary }),
+      readOnlyHint: readOnly,
+      destructiveHint: destructive,
+      idempotentHint: ['GET', 'PUT', 'DELETE'].includes(method),
+    },
+  };
+  return { shape, wrapsOutput: wrapped };
+}
+
+/** The tool result of a procedure's answer: the text for clients that read text, and structuredContent as outputSchema types it. */
+export function toolResult({ shape, wrapsOutput }: { shape: ToolShape; wrapsOutput: boolean }, output: unknown) {
+  // JSON round trip: structuredContent is what the client receives (dates as strings), so it matches the output schema.
+  const json = JSON.parse(JSON.stringify(output ?? null)) as unknown;
+  return {
+    content: [{ type: 'text' as const, text: JSON.stringify(output) }],
+    ...(shape.outputSchema && { structuredContent: (wrapsOutput ? { result: json } : json) as Record<string, unknown> }),
+  };
+}

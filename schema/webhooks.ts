@@ -9,6 +9,7 @@ export const webhookEventTypes = [
   'agent.run.failed',
   'agent.run.paused',
   'validation.job.completed',
+  'validation.job.failed',
   'outreach.reply.received',
   'outreach.bounce.received',
   'outreach.lead.unsubscribed',

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventDispatcher } from '../../jobs/event-dispatcher.ts';
 import type { Subscriber } from '../../jobs/subscriber-definition.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
+import { webhookEventTypes } from '../../schema/webhooks.ts';
+import { eventTypes } from '../../src/events/event-types.ts';
 import { emitEvent, getEvent, type StoredEvent } from '../../src/events/events.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
@@ -89,6 +91,10 @@ describe('domain events', () => {
     await until(async () => (await outboxCount()) === 0);
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop(1_000)));
     expect(subscriber.seen.map((event) => event.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('can be subscribed to by name, every type in the catalogue', () => {
+    expect([...webhookEventTypes].sort()).toEqual([...eventTypes].sort());
   });
 
   it('refuses data that breaks its type\'s contract, storing nothing', async () => {

@@ -79,7 +79,11 @@ export async function approvedAddresses(host: string, policy: AddressPolicy): Pr
  */
 export function assertAddressesAllowed(host: string, addresses: string[], policy: AddressPolicy): string[] {
   const forbidden = addresses.find((address) => isForbiddenAddress(address, policy));
-  if (forbidden || !addresses.length) throw new UrlNotAllowedError(`${host} resolves to ${forbidden ?? 'nothing'}, which outbound calls may not reach`);
+  if (forbidden || !addresses.length) throw new UrlNotAllowedError(
+      forbidden
+        ? `${host} resolves to ${forbidden}, which outbound calls may not reach (loopback, private and reserved ranges are refused; OUTBOUND_ALLOWED_ADDRESSES lists addresses to allow)`
+        : `${host} resolves to nothing`,
+    );
   return addresses;
 }
 

@@ -132,6 +132,9 @@ describe('scrape runs', () => {
       expect(res.status, url).toBe(400);
       expect(res.body, url).toMatchObject({ success: false, errorType: expect.stringMatching(/url_not_allowed|validation_error/) });
     }
+    // The refusal says how to allow an address on purpose.
+    const refused = await start(apiKey, scraperId, { url: `${sites.forbidden.origin}/` });
+    expect(refused.body.error).toContain('OUTBOUND_ALLOWED_ADDRESSES');
     const redirected = await start(apiKey, scraperId, { url: `${sites.site.origin}/redirect?to=${encodeURIComponent(`${sites.forbidden.origin}/secret`)}` });
     expect(redirected.status).toBe(202);
     const run = await waitForRun(server, apiKey, redirected.body.data.runId);

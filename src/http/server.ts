@@ -31,6 +31,7 @@ const maxUrlLength = 8_192;
 
 /** The surface a path belongs to, other than REST (undefined): also its route label. */
 function surfaceOf(pathname: string): string | undefined {
+  if (pathname === '/') return '/';
   if (['/healthz', '/metrics', '/openapi.json', '/graphql', '/mcp'].includes(pathname)) return pathname;
   if (pathname === '/docs' || pathname.startsWith('/docs/')) return '/docs';
   if (pathname.startsWith('/trpc/')) return '/trpc';
@@ -62,6 +63,11 @@ export function createApiServer(config: Config): Server {
     // REST routes name themselves once matched (rest-bridge.ts); the rest are named by their surface.
     if (surface) noteRequest({ route: surface });
     switch (surface) {
+      case '/':
+        // The front door of a browser that opens the server's address: the API reference.
+        if (req.method !== 'GET' && req.method !== 'HEAD') break;
+        res.writeHead(302, { Location: 'docs' }); // relative: right under whatever path a proxy serves the API
+        return res.end();
       case '/healthz': {
         const ready = databaseReady();
         return sendJson(res, ready ? 200 : 503, { ok: ready });

@@ -173,6 +173,8 @@ describe('GraphQL surface', () => {
     const res = await server.request('GET', '/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
     expect(res.body).toContain('GraphiQL');
+    // It opens with the Authorization header to fill in: without it every query is refused.
+    expect(res.body).toMatch(/Authorization.{0,20}Bearer/);
     expect(res.body).not.toMatch(/<script[^>]+src="https?:/);
     expect(res.body).not.toMatch(/<link[^>]+href="https?:/);
   });

@@ -204,6 +204,10 @@ describe('OpenAPI document and reference page', () => {
     const trailingSlash = await fetch(`${server.baseUrl}/docs/`, { redirect: 'manual' });
     expect(trailingSlash.status).toBe(301);
     expect(new URL(trailingSlash.headers.get('location')!, `${server.baseUrl}/docs/`).pathname).toBe('/docs');
+    // A browser opening the server's address lands on the reference.
+    const root = await fetch(`${server.baseUrl}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(new URL(root.headers.get('location')!, `${server.baseUrl}/`).pathname).toBe('/docs');
   });
 
   it('answers /healthz once the database is connected', async () => {

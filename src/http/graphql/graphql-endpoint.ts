@@ -18,7 +18,13 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: { rateLimit
     schema: buildGraphQLSchema(appRouter, options.onFault),
     graphqlEndpoint: '/graphql',
     renderGraphiQL,
-    graphiql: { title: 'Lead API GraphQL' },
+    // Every query needs a credential: the header editor opens with the Authorization header to fill in.
+    graphiql: {
+      title: 'Lead API GraphQL',
+      headers: JSON.stringify({ Authorization: 'Bearer <your API key or OAuth access token>' }, null, 2),
+      defaultEditorToolsVisibility: 'headers',
+      defaultQuery: '# Put your API key in the Authorization header below (Headers), then run this query.\n{\n  leadsCapacity {\n    used\n    limit\n  }\n}\n',
+    },
     landingPage: false,
     logging: false,
     maskedErrors: true,

@@ -5,6 +5,7 @@ import { brandForWrite } from '../brands/brands.service.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { columnsFor, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
 import { checkCustomValue } from './custom-values.ts';
+import { workDomainOf } from '../validation/checks/address-facts.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
 import { inLeadCapTurn, leadLimit, leadLimitError } from './lead-cap.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
@@ -98,8 +99,10 @@ function withCheckedCustomValues(leads: NewLead[], columns: ColumnsByKey): NewLe
 function uniqueWithinBatch(leads: NewLead[], ids?: string[]): Candidate[] {
   const seen = new Set<string>();
   const unique: Candidate[] = [];
-  for (const [index, lead] of leads.entries()) {
+  for (const [index, given] of leads.entries()) {
     const _id = ids?.[index] ?? timeOrderedId();
+    // A work address names the company: its domain is the lead's when none was given.
+    const lead = given.domain ? given : { ...given, domain: workDomainOf(given.email) ?? given.domain };
     const keys = derivedKeys(lead, _id);
     if (seen.has(keys.emailKey) || seen.has(keys.linkedinKey)) continue;
     seen.add(keys.emailKey).add(keys.linkedinKey);

@@ -18,6 +18,7 @@ import { planRules } from '../workspaces/plans.ts';
 import { getWorkspace } from '../workspaces/workspace.service.ts';
 import { checkCustomValue } from './custom-values.ts';
 import { columnsFor, listFields, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
+import { workDomainOf } from '../validation/checks/address-facts.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
 import { allLeadCount, inLeadCapTurn, leadLimit, leadLimitError, storedLeadCount } from './lead-cap.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
@@ -85,7 +86,15 @@ function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
       const checked = newLead.shape[core].safeParse(value);
       if (!checked.success) throw fieldError({ field: 'value', problem: `not a valid ${core}` });
     }
-    return { $set: { [core]: value, ...derivedKeys({ ...lead, [core]: value }, lead._id), ...(core === 'email' && emailChanged(lead.email, value) && unvalidated) } };
+    const changed = { ...lead, [core]: value, ...(core === 'email' && !lead.domain && { domain: workDomainOf(value) }) };
+    return {
+      $set: {
+        [core]: value,
+        ...(core === 'email' && !lead.domain && { domain: changed.domain }),
+        ...derivedKeys(changed, lead._id),
+        ...(core === 'email' && emailChanged(lead.email, value) && unvalidated),
+      },
+    };
   }
   return value === null ? { $unset: { [`custom.${field}`]: '' } } : { $set: { [`custom.${field}`]: value } };
 }

@@ -7,6 +7,30 @@ const leadsOf = (n: number, prefix: string) =>
   Array.from({ length: n }, (_, i) => ({ company: `${prefix} Co ${i}`, email: `${prefix}${i}@example.test` }));
 
 describe('POST /api/leads', () => {
+  it('takes a lead\'s domain from its work email when none is given, never from a free mailbox provider', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const res = await server.request('POST', '/api/leads', {
+      key: apiKey,
+      body: {
+        leads: [
+          { email: 'Grace@Hopper-Labs.test' },
+          { email: 'grace.private@gmail.com' },
+          { email: 'ada@acme.test', domain: 'acme-group.test' },
+          { full_name: 'No Email' },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.leads.map((lead: { domain: string | null }) => lead.domain)).toEqual(['hopper-labs.test', null, 'acme-group.test', null]);
+
+    // An address given later to a lead with no domain fills it in as well.
+    const noEmail = res.body.leads[3];
+    const patched = await server.request('PATCH', `/api/leads/${noEmail.id}`, { key: apiKey, body: { field: 'email', value: 'no.email@initech.test' } });
+    expect(patched.status).toBe(200);
+    const read = await server.request('GET', `/api/leads/${noEmail.id}`, { key: apiKey });
+    expect(read.body.lead.domain).toBe('initech.test');
+  });
+
   it('stores leads and answers 201 with created, duplicates and the leads', async () => {
     const { apiKey } = await createTestWorkspace();
     const res = await server.request('POST', '/api/leads', {

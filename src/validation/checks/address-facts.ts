@@ -77,3 +77,9 @@ export function providerOf(mxHosts: string[]): string {
   }
   return 'other';
 }
+
+/** The company domain an address speaks for: its domain, unless it is a free mailbox provider's (or not an address). */
+export function workDomainOf(email: string | null | undefined): string | null {
+  const facts = email ? addressFacts(email) : null;
+  return facts && !facts.isFreeMail ? facts.domain : null;
+}

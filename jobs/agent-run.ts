@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { settings } from '../src/config.ts';
 import { giveUpRun } from '../src/agents/run/run-lifecycle.ts';
 import { runAgent } from '../src/agents/run/run-agent.ts';
-import { defineJob } from './job-definition.ts';
+import { agentRunJob } from '../src/jobs/contracts.ts';
+import { handleJob } from './job-handler.ts';
 
 /**
  * Works on one agent run until it finishes or pauses; queued when the run
@@ -10,11 +9,7 @@ import { defineJob } from './job-definition.ts';
  * over after the lock lifetime and goes on from the last recorded step;
  * three starts at most, then the run fails.
  */
-export const agentRunJob = defineJob({
-  name: 'agent.run',
-  payload: z.object({ runId: z.uuid() }),
-  retries: 2,
-  lockLifetimeMs: () => settings().AGENT_LOCK_LIFETIME_MS,
+export const agentRunHandler = handleJob(agentRunJob, {
   handle: ({ runId }) => runAgent(runId),
   giveUp: ({ runId }, reason) => giveUpRun(runId, reason.message),
 });

@@ -1,13 +1,9 @@
-import { z } from 'zod';
 import { log } from '../src/logger.ts';
 import { pruneIdleRateLimitWindows } from '../src/rate-limit/rate-limit.service.ts';
-import { defineJob } from './job-definition.ts';
+import { pruneRateLimitsJob } from '../src/jobs/contracts.ts';
+import { handleJob } from './job-handler.ts';
 
-export const pruneRateLimitsJob = defineJob({
-  name: 'rate-limits.prune',
-  payload: z.object({}),
-  retries: 0,
-  every: '10 minutes',
+export const pruneRateLimitsHandler = handleJob(pruneRateLimitsJob, {
   async handle() {
     const removed = await pruneIdleRateLimitWindows();
     if (removed) log.debug('pruned idle rate-limit windows', { removed });

@@ -1,12 +1,8 @@
-import { z } from 'zod';
 import { pruneValidationRecords } from '../src/validation/validation.service.ts';
-import { defineJob } from './job-definition.ts';
+import { pruneValidationJob } from '../src/jobs/contracts.ts';
+import { handleJob } from './job-handler.ts';
 
 /** Per-address results past their 30 days, and working state a dead run left, go (FerretDB has no TTL indexes). */
-export const pruneValidationJob = defineJob({
-  name: 'validation.prune',
-  payload: z.object({}),
-  retries: 0,
-  every: '1 hour',
+export const pruneValidationHandler = handleJob(pruneValidationJob, {
   handle: () => pruneValidationRecords(),
 });

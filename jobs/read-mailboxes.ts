@@ -1,15 +1,9 @@
-import { z } from 'zod';
-import { settings } from '../src/config.ts';
 import { readMailboxes } from '../src/outreach/replies/read-mailboxes.ts';
-import { defineJob } from './job-definition.ts';
+import { readMailboxesJob } from '../src/jobs/contracts.ts';
+import { handleJob } from './job-handler.ts';
 
 /** Replies, bounces and auto-replies: every inbox's mailbox read over IMAP, every MAILBOX_POLL_MS. */
-export const readMailboxesJob = defineJob({
-  name: 'outreach.read-mailboxes',
-  payload: z.object({}),
-  retries: 0,
-  every: () => settings().MAILBOX_POLL_MS,
-  lockLifetimeMs: () => 10 * 60_000,
+export const readMailboxesHandler = handleJob(readMailboxesJob, {
   async handle() {
     await readMailboxes();
   },

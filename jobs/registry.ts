@@ -1,31 +1,31 @@
-import { agentRunJob } from './agent-run.ts';
-import { analyzeRepliesJob } from './analyze-replies.ts';
-import { deliverWebhookJob } from './deliver-webhook.ts';
-import { expireEndpointCacheJob } from './expire-endpoint-cache.ts';
-import type { JobDefinition } from './job-definition.ts';
-import { outreachTickJob } from './outreach-tick.ts';
-import { pruneOAuthJob } from './prune-oauth.ts';
-import { pruneOutreachJob } from './prune-outreach.ts';
-import { pruneRateLimitsJob } from './prune-rate-limits.ts';
-import { pruneIdempotencyAndWebhooksJob } from './prune-idempotency-and-webhooks.ts';
-import { pruneValidationJob } from './prune-validation.ts';
-import { readMailboxesJob } from './read-mailboxes.ts';
-import { scrapeRunJob } from './scrape-run.ts';
-import { validateEmailsJob } from './validate-emails.ts';
+import { agentRunHandler } from './agent-run.ts';
+import { analyzeRepliesHandler } from './analyze-replies.ts';
+import { deliverWebhookHandler } from './deliver-webhook.ts';
+import { expireEndpointCacheHandler } from './expire-endpoint-cache.ts';
+import type { JobHandler } from './job-handler.ts';
+import { outreachTickHandler } from './outreach-tick.ts';
+import { pruneIdempotencyAndWebhooksHandler } from './prune-idempotency-and-webhooks.ts';
+import { pruneOAuthHandler } from './prune-oauth.ts';
+import { pruneOutreachHandler } from './prune-outreach.ts';
+import { pruneRateLimitsHandler } from './prune-rate-limits.ts';
+import { pruneValidationHandler } from './prune-validation.ts';
+import { readMailboxesHandler } from './read-mailboxes.ts';
+import { scrapeRunHandler } from './scrape-run.ts';
+import { validateEmailsHandler } from './validate-emails.ts';
 
-/** Every background job the worker runs. */
-export const jobRegistry: JobDefinition[] = [
-  pruneRateLimitsJob,
-  scrapeRunJob,
-  expireEndpointCacheJob,
-  outreachTickJob,
-  pruneOutreachJob,
-  readMailboxesJob,
-  analyzeRepliesJob,
-  validateEmailsJob,
-  agentRunJob,
-  deliverWebhookJob,
-  pruneIdempotencyAndWebhooksJob,
-  pruneValidationJob,
-  pruneOAuthJob,
+/** Every background job the worker runs: each contract (src/jobs/contracts.ts) with its handler. */
+export const jobRegistry: JobHandler[] = [
+  pruneRateLimitsHandler,
+  scrapeRunHandler,
+  expireEndpointCacheHandler,
+  outreachTickHandler,
+  pruneOutreachHandler,
+  readMailboxesHandler,
+  analyzeRepliesHandler,
+  validateEmailsHandler,
+  agentRunHandler,
+  deliverWebhookHandler,
+  pruneIdempotencyAndWebhooksHandler,
+  pruneValidationHandler,
+  pruneOAuthHandler,
 ];

@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { settings } from '../src/config.ts';
 import { giveUpJob } from '../src/validation/run/job-lifecycle.ts';
 import { runValidationJob } from '../src/validation/run/run-job.ts';
-import { defineJob } from './job-definition.ts';
+import { validateEmailsJob } from '../src/jobs/contracts.ts';
+import { handleJob } from './job-handler.ts';
 
 /**
  * One run of an email validation job: queued when the job is created, and
@@ -10,11 +9,7 @@ import { defineJob } from './job-definition.ts';
  * retry time. Three starts at most per run (a dead worker's included), then
  * the job fails.
  */
-export const validateEmailsJob = defineJob({
-  name: 'validation.run',
-  payload: z.object({ jobId: z.uuid(), at: z.iso.datetime().optional() }),
-  retries: 2,
-  lockLifetimeMs: () => settings().VALIDATION_LOCK_LIFETIME_MS,
+export const validateEmailsHandler = handleJob(validateEmailsJob, {
   handle: ({ jobId, at }) => runValidationJob(jobId, at),
   giveUp: ({ jobId }, reason) => giveUpJob(jobId, reason),
 });

@@ -7,8 +7,8 @@ import { log, outsideRequest } from '../src/logger.ts';
 import { jobRuns } from '../src/metrics/metrics.ts';
 import { startEventDispatcher } from './event-dispatcher.ts';
 import { countJobStart, forgetJobStarts } from './job-attempts.ts';
-import type { JobDefinition } from './job-definition.ts';
-import { jobQueue, resetJobQueue } from './queue.ts';
+import { jobQueue, resetJobQueue } from '../src/jobs/queue.ts';
+import type { JobHandler } from './job-handler.ts';
 import { jobRegistry } from './registry.ts';
 import { subscribers } from './subscribers.ts';
 
@@ -18,62 +18,64 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * Runs one job, renewing its lock while it works: a live worker keeps the
  * job however long it takes, and a dead one's lock lapses after the job's
  * lock lifetime so another worker takes the job over. Every start is
- * counted; once the definition's attempts are spent the job is given up
+ * counted; once the contract's attempts are spent the job is given up
  * (its `giveUp` leaves the work in a final state) instead of run again.
  */
-async function handle(definition: JobDefinition, job: Job, lockLifetimeMs: number) {
-  const parsed = definition.payload.safeParse(job.attrs.data ?? {});
+async function handle(handler: JobHandler, job: Job, lockLifetimeMs: number) {
+  const contract = handler.contract;
+  const parsed = contract.payload.safeParse(job.attrs.data ?? {});
   // A payload that breaks the job's contract (saved by other code, or an older release) cannot succeed on a retry.
   if (!parsed.success) {
-    jobRuns.inc({ job: definition.name, outcome: 'refused' });
-    return log.error('job payload refused', { job: definition.name, error: parsed.error.message });
+    jobRuns.inc({ job: contract.name, outcome: 'refused' });
+    return log.error('job payload refused', { job: contract.name, error: parsed.error.message });
   }
   const payload = parsed.data;
   const jobId = String(job.attrs._id);
   const attempt = await countJobStart(jobId);
-  const lastAttempt = attempt >= definition.retries + 1;
-  if (attempt > definition.retries + 1) {
+  const lastAttempt = attempt >= contract.retries + 1;
+  if (attempt > contract.retries + 1) {
     // Its workers died (or its giveUp failed, and Agenda ran it again to give it up once more).
     const failed = Boolean(job.attrs.failCount);
     const message = failed ? (job.attrs.failReason ?? 'the job failed') : `the job was interrupted ${attempt - 1} times`;
-    await definition.giveUp?.(payload, { kind: failed ? 'failed' : 'interrupted', message, starts: attempt - 1 });
+    await handler.giveUp?.(payload, { kind: failed ? 'failed' : 'interrupted', message, starts: attempt - 1 });
     await forgetJobStarts(jobId);
-    jobRuns.inc({ job: definition.name, outcome: 'given_up' });
+    jobRuns.inc({ job: contract.name, outcome: 'given_up' });
     return;
   }
   const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(500, lockLifetimeMs / 3));
   try {
-    await definition.handle(payload);
+    await handler.handle(payload);
     await forgetJobStarts(jobId);
-    jobRuns.inc({ job: definition.name, outcome: 'completed' });
+    jobRuns.inc({ job: contract.name, outcome: 'completed' });
   } catch (error) {
     // The database going away fails whatever runs at that moment; the connection watcher reports it once, on its own line.
-    if (isDatabaseUnreachable(error)) log.info('job failed: the database is unreachable', { job: definition.name, attempt, error: messageOf(error) });
-    else log.error('job failed', { job: definition.name, attempt, error: messageOf(error) });
+    if (isDatabaseUnreachable(error)) log.info('job failed: the database is unreachable', { job: contract.name, attempt, error: messageOf(error) });
+    else log.error('job failed', { job: contract.name, attempt, error: messageOf(error) });
     if (!lastAttempt) {
-      jobRuns.inc({ job: definition.name, outcome: 'failed' });
+      jobRuns.inc({ job: contract.name, outcome: 'failed' });
       throw error; // Agenda runs it again after a backoff.
     }
     // A giveUp that fails throws too: Agenda then runs the job again, which gives it up again.
-    await definition.giveUp?.(payload, { kind: 'failed', message: messageOf(error), starts: attempt });
+    await handler.giveUp?.(payload, { kind: 'failed', message: messageOf(error), starts: attempt });
     await forgetJobStarts(jobId);
-    jobRuns.inc({ job: definition.name, outcome: 'given_up' });
+    jobRuns.inc({ job: contract.name, outcome: 'given_up' });
   } finally {
     clearInterval(renew);
   }
 }
 
-/** Teaches a worker one job definition: how to run it, hold its lock, and space its retries. */
-export function defineWorkerJob(worker: Agenda, definition: JobDefinition) {
-  const lockLifetime = definition.lockLifetimeMs?.() ?? 10 * 60_000;
+/** Teaches a worker one job: how to run it, hold its lock, and space its retries. */
+export function defineWorkerJob(worker: Agenda, handler: JobHandler) {
+  const { contract } = handler;
+  const lockLifetime = contract.lockLifetimeMs?.() ?? 10 * 60_000;
   // A job a request set off (in-memory channel) runs outside that request: its log lines carry no request id.
-  worker.define(definition.name, (job: Job) => outsideRequest(() => handle(definition, job, lockLifetime)), {
+  worker.define(contract.name, (job: Job) => outsideRequest(() => handle(handler, job, lockLifetime)), {
     lockLifetime,
     // Finished one-off jobs leave nothing behind (recurring ones are kept by Agenda): its lookups for the
     // next job would read every old one on FerretDB.
     removeOnComplete: true,
     // Two runs beyond the job's own retries, used only to give it up when its giveUp failed.
-    backoff: exponential({ delay: 1_000, maxRetries: definition.retries + 2, maxDelay: 5 * 60_000 }),
+    backoff: exponential({ delay: 1_000, maxRetries: contract.retries + 2, maxDelay: 5 * 60_000 }),
   });
 }
 
@@ -92,15 +94,15 @@ async function queueFillingSettled(processor: AgendaProcessorState | undefined) 
 /** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
-  for (const definition of jobRegistry) defineWorkerJob(worker, definition);
+  for (const handler of jobRegistry) defineWorkerJob(worker, handler);
   await worker.start();
   const noBrowser = chromiumProblem(settings().CHROMIUM_PATH);
   if (noBrowser) log.warn(noBrowser);
-  for (const definition of jobRegistry) {
-    if (definition.every) await worker.every(typeof definition.every === 'function' ? definition.every() : definition.every, definition.name, {});
+  for (const { contract } of jobRegistry) {
+    if (contract.every) await worker.every(typeof contract.every === 'function' ? contract.every() : contract.every, contract.name, {});
   }
   const dispatcher = startEventDispatcher({ concurrency: options.concurrency, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
-  log.info('worker started', { jobs: jobRegistry.map((j) => j.name) });
+  log.info('worker started', { jobs: jobRegistry.map((j) => j.contract.name) });
   return {
     stop: async () => {
       await dispatcher.stop(settings().WORKER_STOP_GRACE_MS);
@@ -110,7 +112,7 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
       await worker.stop(false);
       await queueFillingSettled(processor);
       resetJobQueue();
-      for (const definition of jobRegistry) await definition.onWorkerStop?.();
+      for (const handler of jobRegistry) await handler.onWorkerStop?.();
     },
   };
 }

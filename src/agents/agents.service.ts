@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { agentRunJob } from '../../jobs/agent-run.ts';
-import { enqueue } from '../../jobs/queue.ts';
+import { agentRunJob } from '../jobs/contracts.ts';
+import { enqueue } from '../jobs/queue.ts';
 import { finishedAgentRunStatuses, type agentRun, type agentRunWithArtifacts, type listAgentRunsInput, type replyToAgentRunInput, type startAgentRunInput, type startAgentRunOutput } from '../../schema/agents.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter, brandForWrite } from '../brands/brands.service.ts';

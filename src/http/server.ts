@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Config } from '../config.ts';
 import { databaseReady } from '../db/connection.ts';
 import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
-import { queueDepth } from '../../jobs/queue.ts';
+import { queueDepth } from '../jobs/queue.ts';
 import { serveOutreachLink } from '../outreach/sending/public-pages.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
 import { isOAuthPath, serveOAuth } from '../oauth/oauth.route.ts';

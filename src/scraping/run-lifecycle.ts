@@ -1,7 +1,7 @@
 import { now } from '../clock.ts';
 import { closeUsage, openUsage, usageOf, type Usage } from '../credits/credits.service.ts';
 import { emitEvent } from '../events/events.service.ts';
-import type { GiveUpReason } from '../../jobs/job-definition.ts';
+import type { GiveUpReason } from '../jobs/job-contract.ts';
 import { deleteResult } from './result-store.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
-import { scrapeRunJob } from '../../jobs/scrape-run.ts';
-import { enqueue } from '../../jobs/queue.ts';
+import { scrapeRunJob } from '../jobs/contracts.ts';
+import { enqueue } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
 import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';

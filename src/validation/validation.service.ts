@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { enqueue } from '../../jobs/queue.ts';
-import { validateEmailsJob } from '../../jobs/validate-emails.ts';
+import { validateEmailsJob } from '../jobs/contracts.ts';
+import { enqueue } from '../jobs/queue.ts';
 import { billableStatuses, type EmailStatus, type listValidationResultsInput, type startValidationInput, type validationJob, type validationResult } from '../../schema/validation.ts';
 import type { Principal } from '../auth/principal.ts';
 import { nowMs } from '../clock.ts';

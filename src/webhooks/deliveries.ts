@@ -1,7 +1,7 @@
 import { v5 as nameBasedId } from 'uuid';
 import type { z } from 'zod';
-import { deliverWebhookJob } from '../../jobs/deliver-webhook.ts';
-import { enqueue, enqueueAt } from '../../jobs/queue.ts';
+import { deliverWebhookJob } from '../jobs/contracts.ts';
+import { enqueue, enqueueAt } from '../jobs/queue.ts';
 import type { webhookDelivery } from '../../schema/webhooks.ts';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';

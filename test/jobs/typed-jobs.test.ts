@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
 import { z } from 'zod';
-import { defineJob, type GiveUpReason } from '../../jobs/job-definition.ts';
-import { enqueue, jobQueue } from '../../jobs/queue.ts';
+import { handleJob } from '../../jobs/job-handler.ts';
+import { defineJobContract, type GiveUpReason } from '../../src/jobs/job-contract.ts';
+import { enqueue, jobQueue } from '../../src/jobs/queue.ts';
 import { defineWorkerJob, startWorker } from '../../jobs/worker.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { setLogLevel } from '../../src/logger.ts';
@@ -23,10 +24,8 @@ afterAll(async () => {
 function flakyJob(name: string, failures: number, giveUpFailures = 0) {
   const starts: string[] = [];
   const givenUp: Array<{ item: string; reason: GiveUpReason }> = [];
-  const job = defineJob({
-    name,
-    payload: z.object({ item: z.string().min(1) }),
-    retries: 2,
+  const job = defineJobContract({ name, payload: z.object({ item: z.string().min(1) }), retries: 2 });
+  const handler = handleJob(job, {
     handle: async ({ item }) => {
       starts.push(item);
       if (starts.filter((s) => s === item).length <= failures) throw new Error(`attempt failed for ${item}`);
@@ -36,7 +35,7 @@ function flakyJob(name: string, failures: number, giveUpFailures = 0) {
       givenUp.push({ item, reason });
     },
   });
-  defineWorkerJob(jobQueue(), job);
+  defineWorkerJob(jobQueue(), handler);
   return { job, starts, givenUp };
 }
 

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
-import { pruneOAuthJob } from '../../jobs/prune-oauth.ts';
+import { pruneOAuthHandler } from '../../jobs/prune-oauth.ts';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
 import { useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
@@ -119,7 +119,7 @@ describe('the authorization server refuses', () => {
     const records = mongoose.connection.db!.collection('oauth_records');
     const accessTokens = () => records.countDocuments({ model: 'AccessToken' });
     expect(await accessTokens()).toBeGreaterThan(0);
-    await pruneOAuthJob.handle({});
+    await pruneOAuthHandler.handle({});
     expect(await accessTokens()).toBe(0);
     expect(await records.countDocuments({ model: 'RefreshToken' })).toBeGreaterThan(0);
   });

@@ -1,4 +1,4 @@
-import type { GiveUpReason } from '../../../jobs/job-definition.ts';
+import type { GiveUpReason } from '../../jobs/job-contract.ts';
 import { now, nowMs } from '../../clock.ts';
 import { closeUsage, openUsage } from '../../credits/credits.service.ts';
 import { emitEvent } from '../../events/events.service.ts';

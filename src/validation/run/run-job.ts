@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { enqueueAt } from '../../../jobs/queue.ts';
-import { validateEmailsJob } from '../../../jobs/validate-emails.ts';
+import { validateEmailsJob } from '../../jobs/contracts.ts';
+import { enqueueAt } from '../../jobs/queue.ts';
 import type { EmailStatus } from '../../../schema/validation.ts';
 import { settings } from '../../config.ts';
 import { now, nowMs } from '../../clock.ts';

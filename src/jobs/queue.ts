@@ -2,7 +2,7 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import mongoose from 'mongoose';
 import type { z } from 'zod';
-import type { JobDefinition } from './job-definition.ts';
+import type { JobContract } from './job-contract.ts';
 
 let queue: Agenda | undefined;
 
@@ -25,12 +25,12 @@ export function jobQueue(options: { concurrency?: number } = {}): Agenda {
 }
 
 /** Saves a job to run as soon as a worker is free; the payload is checked against the job's contract first. */
-export async function enqueue<Payload extends z.ZodType>(job: JobDefinition<Payload>, payload: z.input<Payload>): Promise<void> {
+export async function enqueue<Payload extends z.ZodType>(job: JobContract<Payload>, payload: z.input<Payload>): Promise<void> {
   await jobQueue().now(job.name, job.payload.parse(payload) as Record<string, unknown>);
 }
 
 /** Saves a job to run at `when` (or as soon as a worker is free after it); the payload is checked first. */
-export async function enqueueAt<Payload extends z.ZodType>(job: JobDefinition<Payload>, when: Date, payload: z.input<Payload>): Promise<void> {
+export async function enqueueAt<Payload extends z.ZodType>(job: JobContract<Payload>, when: Date, payload: z.input<Payload>): Promise<void> {
   await jobQueue().schedule(when, job.name, job.payload.parse(payload) as Record<string, unknown>);
 }
 

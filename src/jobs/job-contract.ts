@@ -9,11 +9,12 @@ export interface GiveUpReason {
 }
 
 /**
- * A background job, defined once: its name, payload contract, retry policy
- * and handler. It is enqueued through this definition (queue.ts), never by
- * its name, and its payload is checked on enqueue and again on run.
+ * What a background job is, apart from what runs it: its name, payload
+ * contract and retry policy. Services enqueue through the contract
+ * (queue.ts) and never see the handler; only the worker's registry
+ * (jobs/registry.ts) pairs each contract with its handler.
  */
-export interface JobDefinition<Payload extends z.ZodType = z.ZodType> {
+export interface JobContract<Payload extends z.ZodType = z.ZodType> {
   name: string;
   payload: Payload;
   /**
@@ -26,11 +27,6 @@ export interface JobDefinition<Payload extends z.ZodType = z.ZodType> {
   every?: string | (() => string | number);
   /** How long a worker may hold the job before another may take it over (ms), read when the worker starts. */
   lockLifetimeMs?: () => number;
-  handle(payload: z.infer<Payload>): Promise<void>;
-  /** Runs once the attempts are spent, to leave the work in a final state (for example a run marked failed). */
-  giveUp?(payload: z.infer<Payload>, reason: GiveUpReason): Promise<void>;
-  /** Releases what the handler keeps between runs (pooled connections) when the worker stops. */
-  onWorkerStop?(): void | Promise<void>;
 }
 
-export const defineJob = <Payload extends z.ZodType>(definition: JobDefinition<Payload>) => definition;
+export const defineJobContract = <Payload extends z.ZodType>(contract: JobContract<Payload>) => contract;

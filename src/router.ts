@@ -2,6 +2,7 @@ import { accountRouter } from './account/router.ts';
 import { agentsRouter } from './agents/router.ts';
 import { brandsRouter } from './brands/router.ts';
 import { endpointsRouter } from './endpoints/router.ts';
+import { keysRouter } from './keys/router.ts';
 import { leadsRouter } from './leads/router.ts';
 import { outreachRouter } from './outreach/router.ts';
 import { scrapersRouter } from './scraping/router.ts';
@@ -24,6 +25,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   scrapers: scrapersRouter,
   endpoints: endpointsRouter,
+  keys: keysRouter,
 });
 
 export type AppRouter = typeof appRouter;

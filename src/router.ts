@@ -10,6 +10,7 @@ import { skillsRouter } from './skills/router.ts';
 import { recordErrorStyles } from './trpc/error-styles.ts';
 import { router } from './trpc/init.ts';
 import { procedureDefs } from './trpc/procedure-defs.ts';
+import { usageRouter } from './usage/router.ts';
 import { validationRouter } from './validation/router.ts';
 import { webhooksRouter } from './webhooks/router.ts';
 
@@ -26,6 +27,7 @@ export const appRouter = router({
   scrapers: scrapersRouter,
   endpoints: endpointsRouter,
   keys: keysRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -107,6 +107,10 @@ describe('API keys over HTTP', () => {
     const past = await createKey(mine.apiKey, { name: 'x', scopes: ['read'], expires_at: new Date(Date.now() - 60_000).toISOString() });
     expect(past.status).toBe(400);
     expect(past.body).toMatchObject({ code: 'validation_failed', field: 'expires_at' });
+    // A replay would need the secret kept: the header is refused rather than the secret stored.
+    const idempotent = await server.request('POST', '/api/keys', { key: mine.apiKey, body: { name: 'x', scopes: ['read'] }, headers: { 'idempotency-key': 'k1' } });
+    expect(idempotent.status).toBe(400);
+    expect(idempotent.body.field).toBe('Idempotency-Key');
     const brand = await createKey(mine.apiKey, { name: 'x', scopes: ['read'], brand_id: theirs.brandId });
     expect(brand.status).toBe(404);
     expect(brand.body.field).toBe('brand_id');

@@ -52,7 +52,7 @@ export async function createApiKey(input: {
   return { id: doc.keyId, apiKey, scopes: doc.scopes, brandId: doc.brandId ?? null };
 }
 
-/** Revokes a key; `workspaceId` limits it to that workspace's keys (404 otherwise). Returns the key as stored now. */
+/** Revokes a key; `workspaceId` limits it to that workspace's keys (404 naming `id` otherwise). */
 export async function revokeApiKey(id: string, workspaceId?: string): Promise<{ id: string; status: 'revoked' }> {
   const result = await ApiKey.updateOne({ keyId: id, ...(workspaceId && { workspaceId }) }, { $set: { status: 'revoked' } });
   if (result.matchedCount === 0) throw notFound('API key', workspaceId && 'id');

@@ -2,6 +2,7 @@ import { accountRouter } from './account/router.ts';
 import { agentsRouter } from './agents/router.ts';
 import { brandsRouter } from './brands/router.ts';
 import { endpointsRouter } from './endpoints/router.ts';
+import { keysRouter } from './keys/router.ts';
 import { leadsRouter } from './leads/router.ts';
 import { outreachRouter } from './outreach/router.ts';
 import { scrapersRouter } from './scraping/router.ts';
@@ -9,6 +10,7 @@ import { skillsRouter } from './skills/router.ts';
 import { recordErrorStyles } from './trpc/error-styles.ts';
 import { router } from './trpc/init.ts';
 import { procedureDefs } from './trpc/procedure-defs.ts';
+import { usageRouter } from './usage/router.ts';
 import { validationRouter } from './validation/router.ts';
 import { webhooksRouter } from './webhooks/router.ts';
 
@@ -24,6 +26,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   scrapers: scrapersRouter,
   endpoints: endpointsRouter,
+  keys: keysRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

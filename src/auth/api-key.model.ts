@@ -16,6 +16,8 @@ const apiKeySchema = new Schema(
     scopes: { type: [String], enum: permissions, required: true },
     status: { type: String, enum: ['active', 'revoked'], default: 'active' },
     expiresAt: { type: Date, default: null },
+    /** The key's last 4 characters, to tell keys apart in lists (null for keys made before it was kept). */
+    last4: { type: String, default: null },
   },
   { timestamps: true, versionKey: false },
 );

@@ -48,14 +48,40 @@ export async function createApiKey(input: {
   expiresAt?: Date | null;
 }): Promise<{ id: string; apiKey: string; scopes: Permission[]; brandId: string | null }> {
   const apiKey = generateKey();
-  const doc = await ApiKey.create({ ...input, _id: hashKey(apiKey), brandId: input.brandId ?? null, expiresAt: input.expiresAt ?? null });
+  const doc = await ApiKey.create({ ...input, _id: hashKey(apiKey), brandId: input.brandId ?? null, expiresAt: input.expiresAt ?? null, last4: apiKey.slice(-4) });
   return { id: doc.keyId, apiKey, scopes: doc.scopes, brandId: doc.brandId ?? null };
 }
 
-export async function revokeApiKey(id: string): Promise<{ id: string; status: 'revoked' }> {
-  const result = await ApiKey.updateOne({ keyId: id }, { $set: { status: 'revoked' } });
-  if (result.matchedCount === 0) throw notFound('API key');
+/** Revokes a key; `workspaceId` limits it to that workspace's keys (404 naming `id` otherwise). */
+export async function revokeApiKey(id: string, workspaceId?: string): Promise<{ id: string; status: 'revoked' }> {
+  const result = await ApiKey.updateOne({ keyId: id, ...(workspaceId && { workspaceId }) }, { $set: { status: 'revoked' } });
+  if (result.matchedCount === 0) throw notFound('API key', workspaceId && 'id');
   return { id, status: 'revoked' };
+}
+
+/** Removes a key outright: only for one just made and refused (over the plan's limit) before its secret was shown. */
+export async function discardApiKey(id: string): Promise<void> {
+  await ApiKey.deleteOne({ keyId: id });
+}
+
+/** Keys that are accepted now: active and not expired. */
+const usableNow = (workspaceId: string) => ({ workspaceId, status: 'active' as const, $or: [{ expiresAt: null }, { expiresAt: { $gt: now() } }] });
+
+export const countUsableApiKeys = (workspaceId: string) => ApiKey.countDocuments(usableNow(workspaceId));
+
+export interface ApiKeyView extends Omit<ApiKeyDoc, '_id'> {
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/** Keys by public id (all of the workspace's when `ids` is absent), newest first, with when each was last used; never the hash. */
+export async function findApiKeys(workspaceId: string, ids?: string[]): Promise<ApiKeyView[]> {
+  const docs = await ApiKey.find({ workspaceId, ...(ids && { keyId: { $in: ids } }) })
+    .sort({ createdAt: -1, keyId: -1 })
+    .lean<(ApiKeyDoc & { createdAt: Date })[]>();
+  const uses = await ApiKeyUsage.find({ _id: { $in: docs.map((doc) => doc._id) } }).lean<{ _id: string; lastUsedAt: Date }[]>();
+  const lastUse = new Map(uses.map((use) => [use._id, use.lastUsedAt]));
+  return docs.map(({ _id, ...doc }) => ({ ...doc, lastUsedAt: lastUse.get(_id) ?? null }));
 }
 
 /** The principal of an API key, or 401 for a key that is malformed, unknown, revoked or expired. */

@@ -3,12 +3,13 @@ import { parseArgs } from 'node:util';
 import { IANAZone } from 'luxon';
 import { parseScopes, revokeApiKey } from '../auth/api-key.service.ts';
 import { loadConfig } from '../config.ts';
+import { issueOwnerKey } from '../keys/keys.service.ts';
 import { openDatabase } from '../database.ts';
 import { holdsEmbeddedDatabase } from '../db/embedded-ferretdb.ts';
 import { logToStderr, setLogLevel } from '../logger.ts';
 import { setPassword } from '../sign-in/sign-in.service.ts';
 import { plans, type Plan } from '../workspaces/plans.ts';
-import { createOwnerKey, createWorkspace, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
+import { createWorkspace, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
 
 const usage = `Usage:
   cli workspace create --name N --plan free|starter|pro|business --email E
@@ -98,7 +99,8 @@ async function run(command: string, flags: Flags): Promise<unknown> {
       return showWorkspace(required(flags, 'id'));
     case 'keys create': {
       const workspaceId = required(flags, 'workspace');
-      return createOwnerKey(workspaceId, required(flags, 'name'), parseScopes(required(flags, 'scopes')), flags.brand ?? null);
+      const { key, secret } = await issueOwnerKey(workspaceId, required(flags, 'name'), parseScopes(required(flags, 'scopes')), flags.brand ?? null);
+      return { id: key.id, apiKey: secret, scopes: key.scopes, brandId: key.brand_id };
     }
     case 'keys revoke':
       return revokeApiKey(required(flags, 'id'));

@@ -1,4 +1,5 @@
 import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
+import { daySpend } from './daily-spending.ts';
 import { alreadyCharged, chargeSpan, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
 /** The update parts that record a charge on a usage account, in the same write as the balance. */
@@ -22,11 +23,17 @@ const takeIf = (workspaceId: string, condition: Record<string, unknown>, update:
  * atomically across any number of processes: the balance is taken only if
  * it covers the amount (and the item is not charged yet); with overage on,
  * a short balance is emptied only if nobody changed it since it was read.
+ * Whichever update takes it also adds the amount to `day`'s spending.
  */
-export async function debitAtomically(workspaceId: string, kind: CreditKind, amount: number, once?: ChargeOnce): Promise<Debit> {
+export async function debitAtomically(workspaceId: string, kind: CreditKind, amount: number, day: string, once?: ChargeOnce): Promise<Debit> {
+  const spend = daySpend(day, kind, amount);
   for (;;) {
     const whole = accountCharge(once, amount, 0);
-    const taken = await takeIf(workspaceId, { [kind]: { $gte: amount }, ...whole.condition }, { $inc: { [kind]: -amount, ...whole.inc }, $set: whole.set });
+    const taken = await takeIf(
+      workspaceId,
+      { [kind]: { $gte: amount }, ...whole.condition },
+      { $inc: { [kind]: -amount, ...whole.inc, ...spend.inc }, $set: whole.set, $unset: spend.unset },
+    );
     if (taken) return { charged: amount, overage: 0, remaining: taken[kind], repeated: false };
 
     const stored = await readBalance(workspaceId);
@@ -40,7 +47,7 @@ export async function debitAtomically(workspaceId: string, kind: CreditKind, amo
     const emptied = await takeIf(
       workspaceId,
       { [kind]: balance, ...short.condition },
-      { $set: { [kind]: 0, ...short.set }, $inc: { [`overageUsed.${kind}`]: amount - balance, ...short.inc } },
+      { $set: { [kind]: 0, ...short.set }, $inc: { [`overageUsed.${kind}`]: amount - balance, ...short.inc, ...spend.inc }, $unset: spend.unset },
     );
     if (emptied) return { charged: balance, overage: amount - balance, remaining: 0, repeated: false };
   }

@@ -19,6 +19,13 @@ const creditBalanceSchema = new Schema(
      * work ends.
      */
     usage: { type: Schema.Types.Mixed, default: {} },
+    /**
+     * Credits spent per workspace-local date (`2026-11-25`) and kind, added
+     * in the same update as each debit (src/credits/daily-spending.ts): the
+     * usage report reads its last 30 days from here. Dates older than
+     * ~35 days are cleared as later debits and reports pass.
+     */
+    spent: { type: Schema.Types.Mixed, default: {} },
   },
   { versionKey: false, timestamps: true, minimize: false },
 );
@@ -32,5 +39,10 @@ export interface UsageAccount {
   overage: number;
 }
 
-export type CreditBalanceDoc = Omit<InferRawDocTypeFromSchema<typeof creditBalanceSchema>, 'usage'> & { usage?: Record<string, UsageAccount> };
+export type DaySpending = Partial<Record<'crawl' | 'agent' | 'validation', number>>;
+
+export type CreditBalanceDoc = Omit<InferRawDocTypeFromSchema<typeof creditBalanceSchema>, 'usage' | 'spent'> & {
+  usage?: Record<string, UsageAccount>;
+  spent?: Record<string, DaySpending>;
+};
 export const CreditBalance = mongoose.model('CreditBalance', creditBalanceSchema, 'credit_balances');

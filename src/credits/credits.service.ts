@@ -1,8 +1,12 @@
+import { nowMs } from '../clock.ts';
 import { creditsSpent } from '../metrics/metrics.ts';
+import { getWorkspace, workspaceTimezone } from '../workspaces/workspace.service.ts';
 import { debitAtomically } from './atomic-debit.ts';
-import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
+import { CreditBalance, type CreditBalanceDoc, type DaySpending } from './credit-balance.model.ts';
+import { daysBefore, keptDays, localDate } from './daily-spending.ts';
 import { readBalance, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
+export { daysBefore, localDate } from './daily-spending.ts';
 export { creditKinds, creditsExhausted, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
 
 export interface Balances {
@@ -36,7 +40,8 @@ export async function setBalances(workspaceId: string, changes: Partial<Balances
  * is not charged again (the answer says `repeated`).
  */
 export async function debitCredits(workspaceId: string, kind: CreditKind, amount: number, once?: ChargeOnce): Promise<Debit> {
-  const debit = await debitAtomically(workspaceId, kind, amount, once);
+  const day = localDate(nowMs(), workspaceTimezone(await getWorkspace(workspaceId)));
+  const debit = await debitAtomically(workspaceId, kind, amount, day, once);
   creditsSpent.inc({ kind }, debit.charged + debit.overage);
   return debit;
 }
@@ -65,4 +70,16 @@ export async function openUsage(workspaceId: string, account: string): Promise<v
 /** Closes a usage account once its work has ended (its totals stored with the work) or was deleted: later charges to it are refused. */
 export async function closeUsage(workspaceId: string, account: string): Promise<void> {
   await CreditBalance.updateOne({ _id: workspaceId }, { $unset: { [`usage.${account}`]: '' } });
+}
+
+/**
+ * Credits spent per workspace-local date, as each debit recorded them;
+ * dates more than the kept days before `today` are cleared on the way (those
+ * a workspace that went a while without debits still holds).
+ */
+export async function spendingByDay(workspaceId: string, today: string): Promise<Record<string, DaySpending>> {
+  const spent = (await readBalance(workspaceId))?.spent ?? {};
+  const stale = Object.keys(spent).filter((day) => day < daysBefore(today, keptDays));
+  if (stale.length) await CreditBalance.updateOne({ _id: workspaceId }, { $unset: Object.fromEntries(stale.map((day) => [`spent.${day}`, ''])) });
+  return spent;
 }

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Permission } from '../../schema/account.ts';
 import { createApiKey } from '../auth/api-key.service.ts';
 import { getBalances, setBalances, type Balances } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { assertBrandInWorkspace, createBrand } from '../brands/brands.service.ts';
+import { createBrand } from '../brands/brands.service.ts';
 import { meetsPlanGate, planRules, type Plan, type PlanGate } from './plans.ts';
 import { User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
 
@@ -24,13 +23,12 @@ export async function createWorkspace(input: { name: string; plan: Plan; email: 
   return { workspaceId: workspace._id, brandId: brand._id, userId: user._id, apiKey: key.apiKey };
 }
 
-/** A new key for the workspace, held by its owner; `brandId` binds it to one of the workspace's brands. */
-export async function createOwnerKey(workspaceId: string, name: string, scopes: Permission[], brandId: string | null = null) {
+/** The id of the workspace's owner (404 for an unknown workspace). */
+export async function workspaceOwnerId(workspaceId: string): Promise<string> {
   await getWorkspace(workspaceId);
-  if (brandId) await assertBrandInWorkspace(workspaceId, brandId, 'brand');
   const owner = await User.findOne({ workspaceId, role: 'owner' }).lean<UserDoc>();
   if (!owner) throw notFound('Workspace owner');
-  return createApiKey({ workspaceId, userId: owner._id, name, scopes, brandId });
+  return owner._id;
 }
 
 export async function getWorkspace(workspaceId: string): Promise<WorkspaceDoc> {

@@ -37,6 +37,8 @@ interface Fixtures {
   webhookId: string;
   /** A webhook endpoint only `webhooks.delete` acts on. */
   spareWebhookId: string;
+  /** An API key only `keys.revoke` acts on. */
+  spareKeyId: string;
 }
 
 /** One valid request per procedure, and the exact status a key holding just the procedure's permission gets. */
@@ -118,6 +120,10 @@ const examples: Record<string, Example> = {
   'outreach.campaigns.enroll': (f) => ({ params: { id: f.campaignId }, body: { lead_ids: [f.keptLeadId] }, status: 200 }),
   'outreach.stats.get': () => ({ query: 'brand=all', status: 200 }),
   'outreach.replies.list': () => ({ query: 'kind=reply', status: 200 }),
+  'keys.create': () => ({ body: { name: 'Perm', scopes: ['read'] }, status: 201 }),
+  'keys.list': () => ({ status: 200 }),
+  'keys.revoke': (f) => ({ params: { id: f.spareKeyId }, status: 200 }),
+  'usage.get': () => ({ status: 200 }),
   'outreach.sending.send': (f) => ({ body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' }, status: 503 }),
 };
 
@@ -127,8 +133,9 @@ describe('permissions, for every procedure of the router', () => {
   const keys: Partial<Record<Permission, string>> = {};
 
   beforeAll(async () => {
-    workspace = await createTestWorkspace('starter'); // sending needs a paid plan
+    workspace = await createTestWorkspace('pro'); // sending needs a paid plan; pro's limit of active keys leaves room for one per permission and keys.create
     for (const scope of ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'outreach:send', 'leads:validate'] as const) keys[scope] = await workspace.keyWith(scope);
+    keys['*'] = await workspace.keyWith('*');
     const owner = workspace.apiKey;
     const [lead, keptLead] = await importLeads(server, owner, [{ email: 'fixture@x.test' }, { email: 'kept@x.test' }]);
     const scraperId = await createScraper(server, owner);
@@ -170,6 +177,7 @@ describe('permissions, for every procedure of the router', () => {
       spareSkillId: skill.body.skill.id,
       webhookId: await webhook(),
       spareWebhookId: await webhook(),
+      spareKeyId: (await server.request('POST', '/api/keys', { key: owner, body: { name: 'Spare', scopes: ['read'] } })).body.key.id,
     };
     const campaign = await server.request('POST', '/api/outreach/campaigns', { key: owner, body: { name: 'Fixture', sequence_id: fixtures.sequenceId, inbox_ids: [fixtures.inboxId] } });
     fixtures.campaignId = campaign.body.campaign.id;

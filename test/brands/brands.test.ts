@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOwnerKey } from '../../src/workspaces/workspace.service.ts';
-import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { createOwnerKey, createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
 
 const server = useApiServer();

@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:net';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecret } from '../../src/secrets/secret-box.ts';
-import { createOwnerKey } from '../../src/workspaces/workspace.service.ts';
-import { createTestWorkspace, useApiServer, type TestWorkspace } from '../support/api-server.ts';
+import { createOwnerKey, createTestWorkspace, useApiServer, type TestWorkspace } from '../support/api-server.ts';
 import { freePort } from '../support/processes.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createOwnerKey } from '../../src/workspaces/workspace.service.ts';
 import { Campaign } from '../../src/outreach/campaigns/campaign.model.ts';
-import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { createOwnerKey, createTestWorkspace, useApiServer } from '../support/api-server.ts';
 
 const server = useApiServer();
 const path = '/api/outreach/sequences';

@@ -90,6 +90,10 @@ describe('OpenAPI document and reference page', () => {
         'POST /api/webhooks/{id}/test',
         'GET /api/webhooks/{id}/deliveries',
         'POST /api/webhooks/{id}/deliveries/{deliveryId}/retry',
+        'POST /api/keys',
+        'GET /api/keys',
+        'DELETE /api/keys/{id}',
+        'GET /api/usage',
       ].sort(),
     );
   });

@@ -2,6 +2,7 @@ import { accountRouter } from './account/router.ts';
 import { agentsRouter } from './agents/router.ts';
 import { brandsRouter } from './brands/router.ts';
 import { endpointsRouter } from './endpoints/router.ts';
+import { foldersRouter } from './folders/router.ts';
 import { leadsRouter } from './leads/router.ts';
 import { outreachRouter } from './outreach/router.ts';
 import { scrapersRouter } from './scraping/router.ts';
@@ -23,6 +24,7 @@ export const appRouter = router({
   skills: skillsRouter,
   webhooks: webhooksRouter,
   scrapers: scrapersRouter,
+  folders: foldersRouter,
   endpoints: endpointsRouter,
 });
 

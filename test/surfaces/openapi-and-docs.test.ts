@@ -30,6 +30,7 @@ describe('OpenAPI document and reference page', () => {
         'PATCH /api/leads/{id}',
         'GET /api/leads/{id}',
         'GET /api/leads/capacity',
+        'GET /api/leads/export',
         'GET /api/leads/fields',
         'POST /api/leads/fields',
         'GET /api/leads/research-profiles',

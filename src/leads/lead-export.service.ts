@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { coreFields, leadExportColumns, type exportLeadsInput } from '../../schema/leads.ts';
+import type { Principal } from '../auth/principal.ts';
+import { brandFilter } from '../brands/brands.service.ts';
+import { listFields } from './lead-fields.service.ts';
+import { leadListFilter } from './leads.service.ts';
+import { Lead, type LeadDoc } from './lead.models.ts';
+
+/** Leads read from the store per round trip: enough to keep the pipe full, few enough to keep memory flat. */
+const batchSize = 1000;
+
+type Cell = string | number | null;
+
+function exportRow(doc: LeadDoc, customKeys: string[]): Cell[] {
+  return [
+    doc._id,
+    ...coreFields.map((field) => doc[field] ?? null),
+    doc.score ?? null,
+    doc.status ?? null,
+    doc.email_status ?? null,
+    doc.createdAt.toISOString(),
+    ...customKeys.map((key) => doc.custom?.[key] ?? null),
+  ];
+}
+
+/**
+ * Every lead the list's filters match, in the list's order (newest first),
+ * as CSV rows read from one cursor: the columns of leadExportColumns, then
+ * one per custom column (by key, in the columns' order).
+ */
+export async function leadExport(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof exportLeadsInput>) {
+  const { workspaceId } = principal;
+  const [brand, fields] = await Promise.all([brandFilter(principal, input.brand, 'workspace'), listFields(workspaceId)]);
+  const customKeys = fields.map((field) => field.key);
+  const filter = leadListFilter(workspaceId, brand, input);
+  async function* rows(): AsyncGenerator<Cell[]> {
+    const cursor = Lead.find(filter).sort({ createdAt: -1, _id: -1 }).lean<LeadDoc[]>().cursor({ batchSize });
+    // Leaving the loop early (the client went away) closes the cursor.
+    for await (const doc of cursor) yield exportRow(doc as LeadDoc, customKeys);
+  }
+  return { columns: [...leadExportColumns, ...customKeys], rows: rows() };
+}

@@ -5,6 +5,7 @@ import { AppError } from '../errors/app-error.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../http/csv-download.ts';
 import { sendJson } from '../http/send-json.ts';
+import { noteRequest } from '../logger.ts';
 import type { Meta } from '../trpc/init.ts';
 import { leadExport } from './lead-export.service.ts';
 
@@ -26,6 +27,7 @@ export function createLeadExportRoute(options: CsvRouteOptions) {
   }));
   return async function serveLeadExport(req: IncomingMessage, res: ServerResponse) {
     if (req.method === 'GET') return serveCsv(req, res);
+    noteRequest({ route: leadExportPath });
     res.setHeader('Allow', 'GET');
     const { status, body } = toErrorResponse(new AppError('method_not_allowed', `${req.method} is not allowed on ${leadExportPath}`));
     sendJson(res, status, body);

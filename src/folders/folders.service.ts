@@ -28,6 +28,10 @@ export async function assertFolderInWorkspace(workspaceId: string, id: string, f
   return (await ownedFolder(workspaceId, id, field))._id;
 }
 
+export async function folderExists(workspaceId: string, id: string): Promise<boolean> {
+  return (await findOwned(Folder, id, workspaceId)) !== null;
+}
+
 export async function createFolder(workspaceId: string, name: string): Promise<FolderOut> {
   const doc = await Folder.create({ workspaceId, name }).catch((error: unknown) => {
     throw nameConflict(error, name);

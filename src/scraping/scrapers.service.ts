@@ -3,7 +3,7 @@ import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } fr
 import { findOwned } from '../db/find-owned.ts';
 import { endpointSlugsUsingScraper } from '../endpoints/endpoints.service.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { assertFolderInWorkspace } from '../folders/folders.service.ts';
+import { assertFolderInWorkspace, folderExists } from '../folders/folders.service.ts';
 import { deleteScraperRuns } from './scrape-runs.service.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
@@ -46,7 +46,18 @@ export async function createScraper(workspaceId: string, input: z.infer<typeof c
     folderId,
     ...outputSchemaFor(input.extract, input.output_schema),
   });
-  return toScraper(doc.toObject() as ScraperDoc);
+  return toScraper(await unfiledIfFolderGone(doc.toObject() as ScraperDoc));
+}
+
+/**
+ * A scraper filed while its folder was being deleted: deleteFolder removes
+ * the folder, then unfiles its scrapers, so a scraper written after that
+ * is caught by checking the folder again once written, and filed nowhere.
+ */
+async function unfiledIfFolderGone(doc: ScraperDoc): Promise<ScraperDoc> {
+  if (!doc.folderId || (await folderExists(doc.workspaceId, doc.folderId))) return doc;
+  await ScraperModel.updateOne({ _id: doc._id, folderId: doc.folderId }, { $set: { folderId: null } });
+  return { ...doc, folderId: null };
 }
 
 export async function getScraperDoc(workspaceId: string, id: string): Promise<ScraperDoc> {
@@ -76,7 +87,7 @@ export async function updateScraper(workspaceId: string, input: z.infer<typeof u
   if (input.output_schema !== undefined) Object.assign(changes, outputSchemaFor(extract, input.output_schema));
   else if (input.extract && !current.customSchema) Object.assign(changes, outputSchemaFor(extract, null));
   const updated = await ScraperModel.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<ScraperDoc>();
-  return toScraper(updated!);
+  return toScraper(changes.folderId ? await unfiledIfFolderGone(updated!) : updated!);
 }
 
 /** How many scrapers each folder holds, by folder id (a workspace has few scrapers: counted from their folder ids alone). */

@@ -110,6 +110,12 @@ export const listLeadsInput = z.object({
   offset: z.int().min(0).default(0).describe('Rows to skip.'),
 });
 
+/** The lead export's filters: the list's, without its paging (every matching lead is exported). */
+export const exportLeadsInput = listLeadsInput.pick({ q: true, status: true, agent_run_id: true, brand: true });
+
+/** The export's columns before the custom ones: the id, the core fields, then the lead's state. */
+export const leadExportColumns = ['id', ...coreFields, 'score', 'status', 'email_status', 'created_at'] as const;
+
 export const listLeadsOutput = z.object({
   leads: z.array(lead),
   total: z.int().describe('Rows matching the filter.'),

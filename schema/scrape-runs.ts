@@ -87,3 +87,27 @@ export const scrapeDataOutput = z.object({
   status: runStatus,
   data: z.unknown().describe('The extracted JSON, once completed.'),
 });
+
+export const listScraperRunsInput = z.object({
+  id: uuid.describe('The scraper whose runs to list.'),
+  status: runStatus.optional().describe('Only runs in this status.'),
+  limit: z.int().min(1).max(100).default(50).describe('Runs to answer, newest first: 50 by default, at most 100.'),
+});
+
+export const scraperRunSummary = z
+  .object({
+    id: uuid,
+    status: runStatus,
+    url: z.string().describe('The page the run started from.'),
+    pages: z.int().describe('Pages fetched and used (so far, while it works).'),
+    credits: z.int().describe('Crawl credits the run cost, overage included (so far, while it works).'),
+    created_at: dateTime,
+    finished_at: nullableDateTime,
+    error: z.string().nullable().describe('Why the run failed or stopped early.'),
+  })
+  .meta({ id: 'ScraperRunSummary' });
+
+export const listScraperRunsOutput = z.object({
+  runs: z.array(scraperRunSummary).describe('Newest first, at most `limit`.'),
+  total: z.int().describe('Runs of the scraper matching `status`, past the limit too.'),
+});

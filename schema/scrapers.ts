@@ -57,6 +57,7 @@ const scraperFields = {
   insecure_tls: z
     .boolean()
     .describe('Accept invalid, expired or self-signed certificates on https pages (off: certificates are verified). It never lets a scrape reach an address the address guard refuses.'),
+  folder_id: uuid.nullable().describe('The folder the scraper is filed in (see /api/folders), or null for none.'),
 };
 
 export const scraper = z
@@ -77,6 +78,7 @@ export const createScraperInput = z.strictObject({
   output_schema: scraperFields.output_schema.optional(),
   respect_robots: scraperFields.respect_robots.default(true),
   insecure_tls: scraperFields.insecure_tls.default(false),
+  folder_id: scraperFields.folder_id.optional(),
 });
 
 export const updateScraperInput = z.strictObject({
@@ -88,7 +90,10 @@ export const updateScraperInput = z.strictObject({
   output_schema: scraperFields.output_schema.nullable().optional().describe('A new schema, or null to derive it from `extract` again.'),
   respect_robots: scraperFields.respect_robots.optional(),
   insecure_tls: scraperFields.insecure_tls.optional(),
+  folder_id: scraperFields.folder_id.optional().describe('A folder of the workspace to file the scraper in, or null to file it in none.'),
 });
+
+export const listScrapersInput = z.object({ folder_id: uuid.optional().describe('Only the scrapers filed in this folder.') });
 
 export const scraperIdInput = z.object({ id: uuid });
 export const scraperOutput = z.object({ scraper });

@@ -2,6 +2,7 @@ import { accountRouter } from './account/router.ts';
 import { agentsRouter } from './agents/router.ts';
 import { brandsRouter } from './brands/router.ts';
 import { endpointsRouter } from './endpoints/router.ts';
+import { foldersRouter } from './folders/router.ts';
 import { keysRouter } from './keys/router.ts';
 import { leadsRouter } from './leads/router.ts';
 import { outreachRouter } from './outreach/router.ts';
@@ -25,6 +26,7 @@ export const appRouter = router({
   skills: skillsRouter,
   webhooks: webhooksRouter,
   scrapers: scrapersRouter,
+  folders: foldersRouter,
   endpoints: endpointsRouter,
   keys: keysRouter,
   usage: usageRouter,

@@ -1,7 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { OperationObject } from 'openapi3-ts/oas31';
 import { errorBody, scrapingErrorBody } from '../../schema/common.ts';
+import { exportLeadsInput, leadExportColumns } from '../../schema/leads.ts';
 import type { PublishedEndpoint } from '../../schema/endpoints.ts';
+import { leadExportAccess, leadExportPath } from '../leads/export-leads.route.ts';
 import type { AppRouter } from '../router.ts';
 import type { Meta } from '../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
@@ -67,10 +69,34 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
   }
   const invoke = procedures['endpoints.invoke']!;
   document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: { ...invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug'), operationId: 'endpoints-invoke' } };
+  document.paths![leadExportPath] = { get: leadExportOperation() };
   document.webhooks = webhooksSection(document);
   typeEnumKeyedRecords(document);
   dropSafeIntegerBounds(document);
   return document;
+}
+
+/** The lead export, a CSV route beside the bridge (export-leads.route.ts): its filters are the list's, its 200 answer `text/csv`. */
+function leadExportOperation(): OperationObject {
+  const { properties = {}, required = [] } = inlineJsonSchema(exportLeadsInput, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const operation: Operation & OperationObject = {
+    tags: ['Leads'],
+    summary: 'Export leads as CSV',
+    description:
+      'Every lead the list\'s filters match (no page cap), newest first, streamed as a `text/csv` attachment. ' +
+      'Cells starting with `=`, `+`, `-` or `@` are prefixed with a single quote so spreadsheet apps show them as text.',
+    security: [{ Authorization: [] }],
+    parameters: Object.entries(properties).map(([name, schema]) => ({ in: 'query' as const, name, required: required.includes(name), schema, description: schema.description as string | undefined })),
+    responses: {
+      '200': {
+        description: `The leads, RFC 4180: header row ${leadExportColumns.join(',')}, then one column per custom column (by key).`,
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+      ...errorResponses(errorCodesOf({ method: 'GET', path: leadExportPath, meta: leadExportAccess as Meta, takesInput: true })),
+    },
+  };
+  documentAccess(operation, leadExportAccess as Meta);
+  return operation;
 }
 
 const takesInput = (procedure: ProcedureDef) => Boolean(procedure.inputs[0]) && procedure.inputs[0]!.def.type !== 'void';

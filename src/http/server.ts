@@ -8,6 +8,7 @@ import { registry, trackQueueDepth } from '../metrics/metrics.ts';
 import { isOAuthPath, serveOAuth } from '../oauth/oauth.route.ts';
 import { isArtifactDownload, serveArtifactDownload } from '../agents/artifacts/artifact-download.route.ts';
 import { createSuppressionsCsvRoute, isSuppressionsCsvRequest } from '../outreach/suppressions/suppressions-csv.route.ts';
+import { createLeadExportRoute, isLeadExportRequest } from '../leads/export-leads.route.ts';
 import { appRouter } from '../router.ts';
 import { answerClientError } from './client-errors.ts';
 import { createCors } from './cors.ts';
@@ -51,6 +52,7 @@ export function createApiServer(config: Config): Server {
   const mcp = createMcpEndpoint(appRouter, surfaceOptions);
   const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
   const suppressionsCsv = createSuppressionsCsvRoute(surfaceOptions);
+  const leadExport = createLeadExportRoute(surfaceOptions);
   const cors = createCors(config.CORS_ORIGINS);
   if (config.METRICS_ENABLED) trackQueueDepth(queueDepth);
 
@@ -94,8 +96,9 @@ export function createApiServer(config: Config): Server {
       case '/oauth':
         return serveOAuth(req, res, pathname);
     }
-    // A download the JSON-only REST bridge cannot stream: the list operation's CSV form (see the route).
+    // Downloads the JSON-only REST bridge cannot stream (see the routes).
     if (isSuppressionsCsvRequest(req)) return suppressionsCsv(req, res);
+    if (isLeadExportRequest(req)) return leadExport(req, res);
     return rest(req, res);
   };
 

@@ -6,12 +6,13 @@ export const createScraperProcedure = apiProcedure
   .meta({
     permission: 'write',
     successStatus: 201,
+    errors: ['not_found'],
     openapi: {
       method: 'POST',
       path: '/api/scrapers',
       tags: ['Scraping'],
       summary: 'Create a scraper',
-      description: 'Selectors and the output schema are checked; the schema is derived from `extract` when not given.',
+      description: 'Selectors and the output schema are checked; the schema is derived from `extract` when not given. A `folder_id` must be a folder of the workspace (404 otherwise).',
     },
   })
   .input(createScraperInput)

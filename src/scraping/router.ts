@@ -4,6 +4,7 @@ import { deleteScraperProcedure } from './delete-scraper.ts';
 import { getScrapeDataProcedure } from './get-scrape-data.ts';
 import { getScrapeRunProcedure } from './get-scrape-run.ts';
 import { getScraperProcedure } from './get-scraper.ts';
+import { listScraperRunsProcedure } from './list-scraper-runs.ts';
 import { listScrapersProcedure } from './list-scrapers.ts';
 import { startScrapeProcedure } from './start-scrape.ts';
 import { updateScraperProcedure } from './update-scraper.ts';
@@ -16,5 +17,6 @@ export const scrapersRouter = router({
   delete: deleteScraperProcedure,
   start: startScrapeProcedure,
   run: getScrapeRunProcedure,
+  runs: listScraperRunsProcedure,
   data: getScrapeDataProcedure,
 });

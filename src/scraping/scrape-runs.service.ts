@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
+import type { listScraperRunsInput, listScraperRunsOutput, scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
 import { scrapeRunJob } from '../jobs/contracts.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
@@ -57,6 +57,30 @@ async function assertCanPayOnePage(workspaceId: string, scraper: ScraperDoc): Pr
 
 /** What a caller may set on a run beyond the page: its options, another output schema, and its id when it must know it first. */
 type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson'>> & { runId?: string };
+
+/** A scraper's runs, newest first, at most `limit`, with the count of all matching; 404 for another workspace's scraper. */
+export async function listScraperRuns(workspaceId: string, input: z.infer<typeof listScraperRunsInput>): Promise<z.infer<typeof listScraperRunsOutput>> {
+  const scraper = await getScraperDoc(workspaceId, input.id);
+  const filter = { workspaceId, scraperId: scraper._id, ...(input.status && { status: input.status }) };
+  const [docs, total] = await Promise.all([
+    ScrapeRun.find(filter).sort({ createdAt: -1, _id: -1 }).limit(input.limit).lean<ScrapeRunDoc[]>(),
+    ScrapeRun.countDocuments(filter),
+  ]);
+  const runs = await Promise.all(docs.map(toRun));
+  return {
+    runs: runs.map((run) => ({
+      id: run.id,
+      status: run.status,
+      url: run.url,
+      pages: run.pages,
+      credits: run.creditsCharged + run.overageCredits,
+      created_at: run.created_at,
+      finished_at: run.finished_at,
+      error: run.error,
+    })),
+    total,
+  };
+}
 
 /** Checks the URL and the balance, then saves the run and queues it for a worker. Pages are charged as they are fetched. */
 export async function queueRun(workspaceId: string, scraper: ScraperDoc, url: string, { runId = randomUUID(), ...extras }: RunExtras = {}) {

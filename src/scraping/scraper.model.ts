@@ -17,9 +17,13 @@ const scraperSchema = new Schema(
     respectRobots: { type: Boolean, default: true },
     /** Certificates are not verified on its https pages (the address guard still applies). */
     insecureTls: { type: Boolean, default: false },
+    /** The folder it is filed in (folders.service), or none. */
+    folderId: { type: String, default: null },
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
+
+scraperSchema.index({ workspaceId: 1, folderId: 1 });
 
 /** `extract` and `follow` are the scraper's rules (Mixed in the schema). */
 export type ScraperDoc = Omit<InferRawDocTypeFromSchema<typeof scraperSchema>, 'extract' | 'follow'> & {

@@ -3,6 +3,7 @@ import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } fr
 import { findOwned } from '../db/find-owned.ts';
 import { endpointSlugsUsingScraper } from '../endpoints/endpoints.service.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
+import { assertFolderInWorkspace, folderExists } from '../folders/folders.service.ts';
 import { deleteScraperRuns } from './scrape-runs.service.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
@@ -18,6 +19,7 @@ export function toScraper(doc: ScraperDoc): Scraper {
     output_schema: JSON.parse(doc.outputSchemaJson) as Record<string, unknown>,
     respect_robots: doc.respectRobots,
     insecure_tls: doc.insecureTls ?? false,
+    folder_id: doc.folderId ?? null,
     created_at: doc.createdAt.toISOString(),
     updated_at: doc.updatedAt.toISOString(),
   };
@@ -32,6 +34,7 @@ function outputSchemaFor(extract: ExtractRules, given: Record<string, unknown> |
 
 export async function createScraper(workspaceId: string, input: z.infer<typeof createScraperInput>): Promise<Scraper> {
   assertValidSelectors(input.extract, input.follow);
+  const folderId = input.folder_id ? await assertFolderInWorkspace(workspaceId, input.folder_id) : null;
   const doc = await ScraperModel.create({
     workspaceId,
     name: input.name,
@@ -40,9 +43,21 @@ export async function createScraper(workspaceId: string, input: z.infer<typeof c
     follow: input.follow ?? null,
     respectRobots: input.respect_robots,
     insecureTls: input.insecure_tls,
+    folderId,
     ...outputSchemaFor(input.extract, input.output_schema),
   });
-  return toScraper(doc.toObject() as ScraperDoc);
+  return toScraper(await unfiledIfFolderGone(doc.toObject() as ScraperDoc));
+}
+
+/**
+ * A scraper filed while its folder was being deleted: deleteFolder removes
+ * the folder, then unfiles its scrapers, so a scraper written after that
+ * is caught by checking the folder again once written, and filed nowhere.
+ */
+async function unfiledIfFolderGone(doc: ScraperDoc): Promise<ScraperDoc> {
+  if (!doc.folderId || (await folderExists(doc.workspaceId, doc.folderId))) return doc;
+  await ScraperModel.updateOne({ _id: doc._id, folderId: doc.folderId }, { $set: { folderId: null } });
+  return { ...doc, folderId: null };
 }
 
 export async function getScraperDoc(workspaceId: string, id: string): Promise<ScraperDoc> {
@@ -51,8 +66,10 @@ export async function getScraperDoc(workspaceId: string, id: string): Promise<Sc
   return doc;
 }
 
-export async function listScrapers(workspaceId: string): Promise<Scraper[]> {
-  const docs = await ScraperModel.find({ workspaceId }).sort({ createdAt: -1, _id: 1 }).lean<ScraperDoc[]>();
+/** The workspace's scrapers, or those filed in `folderId` (404 naming folder_id when it is not the workspace's folder). */
+export async function listScrapers(workspaceId: string, folderId?: string): Promise<Scraper[]> {
+  if (folderId) await assertFolderInWorkspace(workspaceId, folderId);
+  const docs = await ScraperModel.find({ workspaceId, ...(folderId && { folderId }) }).sort({ createdAt: -1, _id: 1 }).lean<ScraperDoc[]>();
   return docs.map(toScraper);
 }
 
@@ -66,10 +83,24 @@ export async function updateScraper(workspaceId: string, input: z.infer<typeof u
   if (input.engine !== undefined) changes.engine = input.engine;
   if (input.respect_robots !== undefined) changes.respectRobots = input.respect_robots;
   if (input.insecure_tls !== undefined) changes.insecureTls = input.insecure_tls;
+  if (input.folder_id !== undefined) changes.folderId = input.folder_id && (await assertFolderInWorkspace(workspaceId, input.folder_id));
   if (input.output_schema !== undefined) Object.assign(changes, outputSchemaFor(extract, input.output_schema));
   else if (input.extract && !current.customSchema) Object.assign(changes, outputSchemaFor(extract, null));
   const updated = await ScraperModel.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<ScraperDoc>();
-  return toScraper(updated!);
+  return toScraper(changes.folderId ? await unfiledIfFolderGone(updated!) : updated!);
+}
+
+/** How many scrapers each folder holds, by folder id (a workspace has few scrapers: counted from their folder ids alone). */
+export async function scraperCountsByFolder(workspaceId: string): Promise<Map<string, number>> {
+  const docs = await ScraperModel.find({ workspaceId, folderId: { $ne: null } }, { folderId: 1 }).lean<Array<{ folderId: string }>>();
+  const counts = new Map<string, number>();
+  for (const { folderId } of docs) counts.set(folderId, (counts.get(folderId) ?? 0) + 1);
+  return counts;
+}
+
+/** Files a folder's scrapers in no folder (the folder is being deleted); answers how many there were. */
+export async function unfileScrapers(workspaceId: string, folderId: string): Promise<number> {
+  return (await ScraperModel.updateMany({ workspaceId, folderId }, { $set: { folderId: null } })).modifiedCount;
 }
 
 /**

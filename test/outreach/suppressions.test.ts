@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isSuppressed, suppressAddress, suppressionId } from '../../src/outreach/suppressions/suppressions.service.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
+import { parseCsv } from '../support/csv.ts';
 
 const server = useApiServer();
 const clock = useTestClock();
@@ -19,29 +20,6 @@ const list = async (key: string, query = '') => {
   return res.body as { suppressions: Array<Record<string, string | null>>; total: number };
 };
 const entriesOf = (body: { suppressions: Array<Record<string, string | null>> }) => body.suppressions.map((s) => s.email ?? `@${s.domain}`);
-
-/** RFC 4180: quoted fields may hold commas, quotes (doubled) and line breaks. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
-    } else field += c;
-  }
-  if (field || row.length) row.push(field), rows.push(row);
-  return rows;
-}
 
 describe('the do-not-contact list', () => {
   it('adds entries and lists them newest first, lower-cased, with their reason and source', async () => {

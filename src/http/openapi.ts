@@ -80,6 +80,7 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
 function leadExportOperation(): OperationObject {
   const { properties = {}, required = [] } = inlineJsonSchema(exportLeadsInput, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   const operation: Operation & OperationObject = {
+    operationId: 'leads-export',
     tags: ['Leads'],
     summary: 'Export leads as CSV',
     description:

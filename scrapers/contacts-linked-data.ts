@@ -1,5 +1,4 @@
 import type * as cheerio from 'cheerio';
-import type { FoundPerson } from './contacts.ts';
 
 export interface LinkedPerson {
   name: string;
@@ -44,5 +43,3 @@ function person(node: Json): LinkedPerson {
   const email = text(node.email)?.replace(/^mailto:/i, '').toLowerCase() ?? null;
   return { name: text(node.name)!, jobTitle: text(node.jobTitle), email, linkedin: sameAs.find((url) => /linkedin\.com\/in\//i.test(url)) ?? null, telephone: text(node.telephone) };
 }
-
-export const personFromLinkedData = (p: LinkedPerson): FoundPerson => ({ name: p.name, title: p.jobTitle, email: p.email, linkedin_url: p.linkedin, phone: p.telephone });

@@ -1,6 +1,6 @@
 import * as cheerio from 'cheerio';
 import type { AnyNode, Element } from 'cheerio';
-import { personFromLinkedData, readLinkedData } from './contacts-linked-data.ts';
+import { readLinkedData, type LinkedPerson } from './contacts-linked-data.ts';
 import { emailsIn, isGenericAddress, localPartMatches } from './contacts-emails.ts';
 import { isJobTitle } from './job-titles.ts';
 
@@ -11,6 +11,8 @@ export interface FoundPerson {
   linkedin_url: string | null;
   phone: string | null;
 }
+
+const personFromLinkedData = (p: LinkedPerson): FoundPerson => ({ name: p.name, title: p.jobTitle, email: p.email, linkedin_url: p.linkedin, phone: p.telephone });
 
 export interface PageContacts {
   /** Each person once, the most complete record kept. */

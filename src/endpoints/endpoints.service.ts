@@ -5,7 +5,7 @@ import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
 import { forgetEndpointCalls } from './endpoint-cache.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
-import { getScraperDoc } from '../scraping/scrapers.service.ts';
+import { getScraperDoc } from '../scraping/scraper-lookup.ts';
 import { assertEndpointShape } from './endpoint-params.ts';
 import { Endpoint, type EndpointDoc } from './endpoint.model.ts';
 
@@ -112,11 +112,6 @@ export async function updateEndpoint(workspaceId: string, input: z.infer<typeof 
       throw slugConflict(error, input.slug);
     });
   return toEndpoint(updated!);
-}
-
-/** The slugs of the workspace's endpoints backed by a scraper (a scraper in use cannot be deleted). */
-export async function endpointSlugsUsingScraper(workspaceId: string, scraperId: string): Promise<string[]> {
-  return (await Endpoint.find({ workspaceId, scraperId }, { slug: 1 }).lean<Array<{ slug: string }>>()).map((e) => e.slug);
 }
 
 export async function deleteEndpoint(workspaceId: string, id: string): Promise<void> {

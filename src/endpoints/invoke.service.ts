@@ -4,7 +4,7 @@ import { settings } from '../config.ts';
 import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
 import type { ScrapeRunDoc } from '../scraping/scrape-run.model.ts';
 import { getRun, queueRun, runData, waitForRunToEnd } from '../scraping/scrape-runs.service.ts';
-import { getScraperDoc } from '../scraping/scrapers.service.ts';
+import { getScraperDoc } from '../scraping/scraper-lookup.ts';
 import { cacheCompletedRun, findEndpointCall, forgetEndpointCall, freshCacheEntry, recordEndpointCall } from './endpoint-cache.ts';
 import { cacheKeyFor, fillTemplate, validateParams } from './endpoint-params.ts';
 import { endpointBySlug } from './endpoints.service.ts';

@@ -1,8 +1,8 @@
 import type { FolderOut } from '../../schema/folders.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
-import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { scraperCountsByFolder, unfileScrapers } from '../scraping/scrapers.service.ts';
+import { ownedFolder } from './folder-lookup.ts';
 import { Folder, type FolderDoc } from './folder.model.ts';
 
 const toFolder = (doc: FolderDoc, scraperCount: number): FolderOut => ({
@@ -16,21 +16,6 @@ const toFolder = (doc: FolderDoc, scraperCount: number): FolderOut => ({
 /** The unique index on (workspace, name) keeps names unique, races included; its refusal becomes a 409 naming the field. */
 const nameConflict = (error: unknown, name: string) =>
   isDuplicateKey(error) ? new AppError('conflict', `name: a folder named "${name}" already exists`, { field: 'name' }) : error;
-
-async function ownedFolder(workspaceId: string, id: string, field?: string): Promise<FolderDoc> {
-  const doc = (await findOwned(Folder, id, workspaceId)) as FolderDoc | null;
-  if (!doc) throw notFound('Folder', field);
-  return doc;
-}
-
-/** The folder id when the folder is the workspace's; 404 naming `field` otherwise (another workspace's folder is no folder). */
-export async function assertFolderInWorkspace(workspaceId: string, id: string, field = 'folder_id'): Promise<string> {
-  return (await ownedFolder(workspaceId, id, field))._id;
-}
-
-export async function folderExists(workspaceId: string, id: string): Promise<boolean> {
-  return (await findOwned(Folder, id, workspaceId)) !== null;
-}
 
 export async function createFolder(workspaceId: string, name: string): Promise<FolderOut> {
   const doc = await Folder.create({ workspaceId, name }).catch((error: unknown) => {

@@ -6,7 +6,8 @@ import { assertBrandInWorkspace } from '../brands/brands.service.ts';
 import { nowMs } from '../clock.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { planRules } from '../workspaces/plans.ts';
-import { getWorkspace, workspaceOwnerId } from '../workspaces/workspace.service.ts';
+import { workspaceOwnerId } from '../workspaces/workspace.service.ts';
+import { getWorkspace } from '../workspaces/workspace-lookup.ts';
 
 const statusOf = (key: ApiKeyView): ApiKeyOut['status'] =>
   key.status === 'revoked' ? 'revoked' : key.expiresAt && key.expiresAt.getTime() <= nowMs() ? 'expired' : 'active';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { AppError } from '../errors/app-error.ts';
 import { planRules } from '../workspaces/plans.ts';
-import { getWorkspace } from '../workspaces/workspace.service.ts';
+import { getWorkspace } from '../workspaces/workspace-lookup.ts';
 import { Lead, LeadCapTurn } from './lead.models.ts';
 
 /** How long a turn lasts at most: far longer than the largest import (500 leads) takes, short enough that a writer that died blocks little. */

@@ -15,7 +15,7 @@ import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { planRules } from '../workspaces/plans.ts';
-import { getWorkspace } from '../workspaces/workspace.service.ts';
+import { getWorkspace } from '../workspaces/workspace-lookup.ts';
 import { checkCustomValue } from './custom-values.ts';
 import { columnsFor, listFields, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
 import { workDomainOf } from '../validation/checks/address-facts.ts';

@@ -1,6 +1,7 @@
 import { scraperIdInput, scraperOutput } from '../../schema/scrapers.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { getScraperDoc, toScraper } from './scrapers.service.ts';
+import { getScraperDoc } from './scraper-lookup.ts';
+import { toScraper } from './scrapers.service.ts';
 
 export const getScraperProcedure = apiProcedure
   .meta({ permission: 'read', openapi: { method: 'GET', path: '/api/scrapers/{id}', tags: ['Scraping'], summary: 'Get a scraper' } })

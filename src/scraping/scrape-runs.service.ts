@@ -14,7 +14,7 @@ import { deleteResult, loadResult } from './result-store.ts';
 import { isActive, runUsageAccount } from './run-lifecycle.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
 import type { ScraperDoc } from './scraper.model.ts';
-import { getScraperDoc } from './scrapers.service.ts';
+import { getScraperDoc } from './scraper-lookup.ts';
 
 /** A run as the API shows it; while it works, its counts come from its usage account, so they move page by page. */
 export async function toRun(doc: ScrapeRunDoc): Promise<z.infer<typeof scrapeRun>> {

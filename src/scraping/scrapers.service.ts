@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
-import { findOwned } from '../db/find-owned.ts';
-import { endpointSlugsUsingScraper } from '../endpoints/endpoints.service.ts';
-import { AppError, notFound } from '../errors/app-error.ts';
-import { assertFolderInWorkspace, folderExists } from '../folders/folders.service.ts';
+import { endpointSlugsUsingScraper } from '../endpoints/endpoint-usage.ts';
+import { AppError } from '../errors/app-error.ts';
+import { assertFolderInWorkspace, folderExists } from '../folders/folder-lookup.ts';
 import { deleteScraperRuns } from './scrape-runs.service.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
+import { getScraperDoc } from './scraper-lookup.ts';
 import { ScraperModel, type ScraperDoc } from './scraper.model.ts';
 
 export function toScraper(doc: ScraperDoc): Scraper {
@@ -58,12 +58,6 @@ async function unfiledIfFolderGone(doc: ScraperDoc): Promise<ScraperDoc> {
   if (!doc.folderId || (await folderExists(doc.workspaceId, doc.folderId))) return doc;
   await ScraperModel.updateOne({ _id: doc._id, folderId: doc.folderId }, { $set: { folderId: null } });
   return { ...doc, folderId: null };
-}
-
-export async function getScraperDoc(workspaceId: string, id: string): Promise<ScraperDoc> {
-  const doc = (await findOwned(ScraperModel, id, workspaceId)) as ScraperDoc | null;
-  if (!doc) throw notFound('Scraper');
-  return doc;
 }
 
 /** The workspace's scrapers, or those filed in `folderId` (404 naming folder_id when it is not the workspace's folder). */

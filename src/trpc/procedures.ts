@@ -3,7 +3,7 @@ import { assertPermission, rateLimitKey, type Principal } from '../auth/principa
 import { AppError } from '../errors/app-error.ts';
 import { noteRequest } from '../logger.ts';
 import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
-import { assertPlan } from '../workspaces/workspace.service.ts';
+import { assertPlan } from '../workspaces/workspace-lookup.ts';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { onceForKey } from '../idempotency/idempotency.service.ts';
 import type { RequestContext } from './context.ts';

@@ -3,7 +3,7 @@ import { nowMs } from '../clock.ts';
 import { creditKinds, daysBefore, getBalances, localDate, spendingByDay } from '../credits/credits.service.ts';
 import { keyAllowance } from '../keys/keys.service.ts';
 import { leadCapacity } from '../leads/leads.service.ts';
-import { getWorkspace, workspaceTimezone } from '../workspaces/workspace.service.ts';
+import { getWorkspace, workspaceTimezone } from '../workspaces/workspace-lookup.ts';
 
 const reportedDays = 30;
 

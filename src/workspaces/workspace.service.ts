@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createApiKey } from '../auth/api-key.service.ts';
 import { getBalances, setBalances, type Balances } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
-import { AppError, notFound } from '../errors/app-error.ts';
+import { notFound } from '../errors/app-error.ts';
 import { createBrand } from '../brands/brands.service.ts';
-import { meetsPlanGate, planRules, type Plan, type PlanGate } from './plans.ts';
+import { planRules, type Plan } from './plans.ts';
 import { User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
+import { getWorkspace, workspaceTimezone } from './workspace-lookup.ts';
 
 export async function createWorkspace(input: { name: string; plan: Plan; email: string; userName?: string }) {
   // The brand first: a workspace is never stored without its default brand.
@@ -31,12 +32,6 @@ export async function workspaceOwnerId(workspaceId: string): Promise<string> {
   return owner._id;
 }
 
-export async function getWorkspace(workspaceId: string): Promise<WorkspaceDoc> {
-  const workspace = await Workspace.findById(workspaceId).lean<WorkspaceDoc>();
-  if (!workspace) throw notFound('Workspace');
-  return workspace;
-}
-
 export async function getUser(workspaceId: string, userId: string): Promise<UserDoc> {
   const user = await findOwned(User, userId, workspaceId);
   if (!user) throw notFound('User');
@@ -53,19 +48,6 @@ export async function findUsersByEmail(email: string): Promise<UserDoc[]> {
   const wanted = email.trim().toLowerCase();
   const users = await User.find({}, { email: 1, workspaceId: 1, name: 1, role: 1 }).lean<UserDoc[]>();
   return users.filter((user) => user.email.toLowerCase() === wanted);
-}
-
-/** True when the workspace's plan passes `gate` (features shown only on some plans). */
-export async function workspaceMeetsPlan(workspaceId: string, gate: PlanGate): Promise<boolean> {
-  return meetsPlanGate((await getWorkspace(workspaceId)).plan, gate);
-}
-
-/** The spec's plan gates: 403 with `code` unless the workspace's plan passes `gate`. */
-export async function assertPlan(workspaceId: string, gate: PlanGate, code: 'plan_required' | 'outreach_locked') {
-  const { plan } = await getWorkspace(workspaceId);
-  if (meetsPlanGate(plan, gate)) return;
-  const needed = gate === 'paid' ? 'a paid plan' : 'the Pro or Business plan';
-  throw new AppError(code, `This needs ${needed}; the workspace is on ${plan}`, { plan, required: gate });
 }
 
 export interface WorkspaceSummary {
@@ -89,9 +71,6 @@ const summarize = (workspace: WorkspaceDoc, balances: Balances): WorkspaceSummar
   leadLimit: planRules[workspace.plan].leadLimit,
   timezone: workspaceTimezone(workspace),
 });
-
-/** The workspace's IANA time zone (`UTC` for workspaces stored before it was kept). */
-export const workspaceTimezone = (workspace: Pick<WorkspaceDoc, 'timezone'>) => workspace.timezone ?? 'UTC';
 
 export async function showWorkspace(workspaceId: string): Promise<WorkspaceSummary> {
   const workspace = await getWorkspace(workspaceId);

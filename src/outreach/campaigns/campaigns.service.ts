@@ -7,7 +7,7 @@ import { now } from '../../clock.ts';
 import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fieldError } from '../../errors/field-error.ts';
-import { inboxesForSending } from '../inboxes/inboxes.service.ts';
+import { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
 import { activeEnrollmentCount, campaignProgress } from './campaign-progress.ts';
 import { Campaign, type CampaignDoc } from './campaign.model.ts';
@@ -122,10 +122,3 @@ export async function completeCampaign(campaignId: string): Promise<void> {
   if (completed) await emitEvent(completed.workspaceId, 'outreach.campaign.completed', await toCampaign(completed), `${campaignId}:${completed.updatedAt.getTime()}`);
 }
 
-/** The names of the workspace's active campaigns that use an inbox or a sequence (which may then not be deleted). */
-export async function activeCampaignNamesUsing(workspaceId: string, uses: { inboxId?: string; sequenceId?: string }): Promise<string[]> {
-  const campaigns = await Campaign.find({ workspaceId, status: 'active' }, { name: 1, inboxIds: 1, sequenceId: 1 }).lean<CampaignDoc[]>();
-  return campaigns
-    .filter((campaign) => (uses.inboxId ? campaign.inboxIds.includes(uses.inboxId) : campaign.sequenceId === uses.sequenceId))
-    .map((campaign) => campaign.name);
-}

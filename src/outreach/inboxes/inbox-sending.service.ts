@@ -1,4 +1,4 @@
-import { toInbox } from './inboxes.service.ts';
+import { toInbox } from './inbox-mapper.ts';
 import { emitEvent } from '../../events/events.service.ts';
 import { now } from '../../clock.ts';
 import { settings } from '../../config.ts';

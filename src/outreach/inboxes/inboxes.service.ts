@@ -7,49 +7,17 @@ import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { fieldError } from '../../errors/field-error.ts';
 import { openSecret, sealSecret } from '../../secrets/secret-box.ts';
-import { activeCampaignNamesUsing } from '../campaigns/campaigns.service.ts';
+import { activeCampaignNamesUsing } from '../campaigns/campaign-usage.ts';
 import { inboxSlotsLast24h } from '../sending/send-slots.ts';
-import { mailboxState } from '../replies/mailbox-reader.ts';
-import { capToday, inboxFigures } from './inbox-figures.ts';
+import { capToday } from './inbox-figures.ts';
 import { verifyImap, verifySmtp, type ServerLogin } from './inbox-verification.ts';
+import { toInbox } from './inbox-mapper.ts';
 import { Inbox, type InboxDoc } from './inbox.model.ts';
-
-// What the sending engine uses lives beside this file; it is re-exported so the inboxes service is one import.
-export { applyBounceGuard, inboxesForSending, inboxForSending, type SendingInbox } from './inbox-sending.service.ts';
-export { inboxesToRead, type InboxToRead } from './inbox-reading.service.ts';
-export { imapClientFor } from './imap-client.ts';
 
 type CreateInput = z.infer<typeof createInboxInput>;
 type UpdateInput = z.infer<typeof updateInboxInput>;
 type ImapLogin = ServerLogin & { mailbox: string };
 type StoredServer = InboxDoc['smtp'];
-
-/** The listing of an inbox: settings without passwords, and figures computed from what it really sent. */
-export async function toInbox(doc: InboxDoc): Promise<InboxOut> {
-  const server = ({ host, port, secure, user }: StoredServer) => ({ host, port, secure, user });
-  return {
-    id: doc._id,
-    name: doc.name,
-    from: doc.from,
-    from_name: doc.fromName ?? null,
-    brand_id: doc.brandId,
-    smtp: server(doc.smtp),
-    imap: doc.imap ? { ...server(doc.imap), mailbox: doc.imap.mailbox } : null,
-    ...(await readingState(doc)),
-    dailyLimit: doc.dailyLimit,
-    warmupEnabled: doc.warmupEnabled,
-    sendingPausedAt: doc.sendingPausedAt?.toISOString() ?? null,
-    sendingPausedReason: doc.sendingPausedReason ?? null,
-    ...(await inboxFigures(doc)),
-    created_at: doc.createdAt.toISOString(),
-  };
-}
-
-/** The last read of the inbox's mailbox (replies), by its cursor's primary key. */
-async function readingState(doc: InboxDoc) {
-  const state = doc.imap ? await mailboxState(doc._id) : { checkedAt: null, error: null };
-  return { imapCheckedAt: state.checkedAt?.toISOString() ?? null, imapError: state.error };
-}
 
 /** `secure` left out means TLS from the first byte on the protocol's TLS port (465 SMTP, 993 IMAP) only. */
 const withSecureDefault = <T extends { port: number; secure?: boolean | undefined }>(login: T, tlsPort: number) => ({ ...login, secure: login.secure ?? login.port === tlsPort });

@@ -3,7 +3,7 @@ import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { log } from '../../logger.ts';
 import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
-import { workspaceMeetsPlan } from '../../workspaces/workspace.service.ts';
+import { workspaceMeetsPlan } from '../../workspaces/workspace-lookup.ts';
 import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { AnalysisPending, Reply, type AnalysisPendingDoc, type ReplyDoc } from './reply.model.ts';

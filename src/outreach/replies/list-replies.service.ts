@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { listRepliesInput, listRepliesOutput, ReplyOut } from '../../../schema/outreach/replies.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { brandFilter } from '../../brands/brands.service.ts';
-import { workspaceMeetsPlan } from '../../workspaces/workspace.service.ts';
+import { workspaceMeetsPlan } from '../../workspaces/workspace-lookup.ts';
 import { Reply, replyKinds, sentiments, type ReplyDoc } from './reply.model.ts';
 
 type Input = z.infer<typeof listRepliesInput>;

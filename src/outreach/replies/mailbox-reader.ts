@@ -1,5 +1,6 @@
 import { nowMs } from '../../clock.ts';
-import { imapClientFor, type InboxToRead } from '../inboxes/inboxes.service.ts';
+import { imapClientFor } from '../inboxes/imap-client.ts';
+import { type InboxToRead } from '../inboxes/inbox-reading.service.ts';
 import { MailboxCursor, type MailboxCursorDoc } from './reply.model.ts';
 import { ingestMessage } from './replies.service.ts';
 
@@ -71,10 +72,4 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
     await saveCursor(inbox.id, { mailbox, checkedAt: new Date(nowMs()), error: report.error, failures, nextCheckAt: new Date(nowMs() + retryDelayMs(failures)) });
   }
   return report;
-}
-
-/** Where reading an inbox stands, for its listing: the last check and its error. */
-export async function mailboxState(inboxId: string): Promise<{ checkedAt: Date | null; error: string | null }> {
-  const cursor = await MailboxCursor.findById(inboxId).lean<MailboxCursorDoc>();
-  return { checkedAt: cursor?.checkedAt ?? null, error: cursor?.error ?? null };
 }

@@ -1,5 +1,5 @@
 import { log } from '../../logger.ts';
-import { inboxesToRead } from '../inboxes/inboxes.service.ts';
+import { inboxesToRead } from '../inboxes/inbox-reading.service.ts';
 import { readMailbox, type MailboxReport } from './mailbox-reader.ts';
 
 /** Reads every inbox's mailbox that has IMAP settings, one after another; what each gave, by inbox id. */

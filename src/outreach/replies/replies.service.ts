@@ -7,7 +7,7 @@ import { v5 as nameBasedId } from 'uuid';
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { pauseEnrollmentUntil, stopEnrollment, stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
-import { applyBounceGuard } from '../inboxes/inboxes.service.ts';
+import { applyBounceGuard } from '../inboxes/inbox-sending.service.ts';
 import { findMessage, recordIdOf, sentMessagesTo } from '../sending/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';

@@ -1,6 +1,6 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { applyBounceGuard, type inboxesForSending } from '../inboxes/inboxes.service.ts';
+import { applyBounceGuard, type inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { suppressAddress, suppressedAmong } from '../suppressions/suppressions.service.ts';
 import { eventScopes, recordOutreachEvents, type ScopedEvents } from '../stats/outreach-stats.service.ts';
 import { compose } from './compose.ts';

@@ -5,7 +5,7 @@ import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
 import { dueEnrollments, hasActiveEnrollments } from '../campaigns/enrollments.service.ts';
 import { inWindow } from '../campaigns/schedule.ts';
-import { inboxesForSending } from '../inboxes/inboxes.service.ts';
+import { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
 import { sendSteps, type CampaignPass, type StepOutcome } from './send-steps.ts';
 

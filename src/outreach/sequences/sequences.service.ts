@@ -4,13 +4,9 @@ import type { Principal } from '../../auth/principal.ts';
 import { assertBrandInWorkspace, brandFilter, brandForWrite } from '../../brands/brands.service.ts';
 import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { assertPlan } from '../../workspaces/workspace.service.ts';
-import { activeCampaignNamesUsing } from '../campaigns/campaigns.service.ts';
+import { assertPlan } from '../../workspaces/workspace-lookup.ts';
+import { activeCampaignNamesUsing } from '../campaigns/campaign-usage.ts';
 import { Sequence, type SequenceDoc } from './sequence.model.ts';
-
-// The engine's side of sequences lives beside them; exported here so callers need one module.
-export { renderStep, variantFor, type MergeLead, type RenderedStep } from './render-step.ts';
-export { plainText, sanitizeBody } from './sequence-html.ts';
 
 type CreateInput = z.infer<typeof createSequenceInput>;
 type UpdateInput = z.infer<typeof updateSequenceInput>;

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { OutreachStatsOut } from '../../../schema/outreach/stats.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { brandFilter } from '../../brands/brands.service.ts';
-import { getWorkspace, workspaceTimezone } from '../../workspaces/workspace.service.ts';
+import { getWorkspace, workspaceTimezone } from '../../workspaces/workspace-lookup.ts';
 import { activeEnrollmentsIn } from '../campaigns/campaigns.service.ts';
 import { inboxTotals } from '../inboxes/inboxes.service.ts';
 import { brandScope, localDailyCounts, outreachEvents, workspaceScope } from './outreach-stats.service.ts';

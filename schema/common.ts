@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errorStatus, type ErrorCode } from '../src/errors/app-error.ts';
-import { planGates, plans, type PlanGate } from '../src/workspaces/plans.ts';
+import { errorStatus, type ErrorCode } from './error-codes.ts';
+import { planGates, plans, type PlanGate } from './plans.ts';
 
 export const uuid = z.uuid().describe('Identifier (UUID).');
 export const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time.');

@@ -2,7 +2,7 @@ import { gotScraping } from 'got-scraping';
 import type { CrawlOptions, CrawlResult, PageFailure } from './crawl-types.ts';
 import { extractFromHtml, mergeExtracts, nextPageUrl, type PageExtract } from './extract.ts';
 import { createRobotsCheck } from './robots.ts';
-import { guardedGotOptions, outboundFailureCode } from '../src/net/guarded-client.ts';
+import { guardedGotOptions, outboundFailureCode } from '../outbound/guarded-client.ts';
 
 export const userAgent = 'LeadOpsBot/1.0 (+https://example.invalid/bot)';
 

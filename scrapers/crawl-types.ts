@@ -1,7 +1,7 @@
 import type { ExtractRules, FollowRules } from '../schema/scrapers.ts';
 import type { PageExtract } from './extract.ts';
-import type { AddressPolicy } from '../src/net/address-guard.ts';
-import type { TlsTrust } from '../src/net/guarded-client.ts';
+import type { AddressPolicy } from '../outbound/address-guard.ts';
+import type { TlsTrust } from '../outbound/guarded-client.ts';
 
 export interface CrawlOptions {
   startUrl: string;

@@ -1,5 +1,5 @@
 import { gotScraping } from 'got-scraping';
-import { outboundFailureCode } from '../src/net/guarded-client.ts';
+import { outboundFailureCode } from '../outbound/guarded-client.ts';
 import type { CrawlOptions } from './crawl-types.ts';
 import { crawlGotOptions, userAgent } from './crawl-session.ts';
 import { createRobotsCheck } from './robots.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { mergeVariableProblems } from '../../src/outreach/sequences/merge-variables.ts';
-import { plainText, sanitizeBody } from '../../src/outreach/sequences/sequence-html.ts';
+import { mergeVariableProblems } from './merge-variables.ts';
+import { plainText, sanitizeBody } from './sequence-html.ts';
 import { brandFilter, dateTime, okFlag, uuid } from '../common.ts';
 
 export const threadModes = ['new', 'reply'] as const;

@@ -8,7 +8,7 @@ import { openDatabase } from '../database.ts';
 import { holdsEmbeddedDatabase } from '../db/embedded-ferretdb.ts';
 import { logToStderr, setLogLevel } from '../logger.ts';
 import { setPassword } from '../sign-in/sign-in.service.ts';
-import { plans, type Plan } from '../workspaces/plans.ts';
+import { plans, type Plan } from '../../schema/plans.ts';
 import { createWorkspace, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
 
 const usage = `Usage:

@@ -1,4 +1,5 @@
-import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { type ErrorCode } from '../../schema/error-codes.ts';
 import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
 
 export const creditKinds = ['crawl', 'agent', 'validation'] as const;

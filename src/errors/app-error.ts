@@ -1,40 +1,7 @@
-/** Every machine-readable error code the API answers with, and its HTTP status. */
-export const errorStatus = {
-  validation_failed: 400,
-  invalid_json: 400,
-  url_not_allowed: 400,
-  unauthorized: 401,
-  insufficient_credits: 402,
-  validation_credits_exhausted: 402,
-  missing_permission: 403,
-  link_invalid: 403,
-  lead_limit: 403,
-  key_limit: 403,
-  plan_required: 403,
-  outreach_locked: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  idempotency_in_progress: 409,
-  inbox_paused: 409,
-  inbox_cap_reached: 409,
-  payload_too_large: 413,
-  uri_too_long: 414,
-  unsupported_media_type: 415,
-  run_failed: 422,
-  idempotency_key_reused: 422,
-  suppressed: 422,
-  message_rejected: 422,
-  rate_limited: 429,
-  headers_too_large: 431,
-  internal_error: 500,
-  smtp_unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof errorStatus;
+import { errorStatus, type ErrorCode } from '../../schema/error-codes.ts';
 
 /**
- * The one error type services throw: a code from the table above, a message
+ * The one error type services throw: a code from schema/error-codes.ts, a message
  * for people, and `extra` body fields (for example `used` and `limit` on
  * lead_limit). It knows nothing of the surfaces; toErrorResponse maps it.
  */

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import { AppError, errorStatus, type ErrorCode } from './app-error.ts';
+import { AppError } from './app-error.ts';
+import { errorStatus, type ErrorCode } from '../../schema/error-codes.ts';
 
 export interface ErrorBody {
   error: string;

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { type ErrorCode } from '../../schema/error-codes.ts';
 import { toErrorResponse, type ErrorStyle } from '../errors/error-response.ts';
 import type { Meta } from '../trpc/init.ts';
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
-import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
+import { type ErrorCode } from '../../schema/error-codes.ts';
 import { IdempotencyRecord, type IdempotencyRecordDoc } from './idempotency-record.model.ts';
 
 /** How long a key is remembered. */

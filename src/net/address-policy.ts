@@ -1,5 +1,5 @@
 import { settings, type Config } from '../config.ts';
-import { resolverWithOverrides, type AddressPolicy } from './address-guard.ts';
+import { resolverWithOverrides, type AddressPolicy } from '../../outbound/address-guard.ts';
 
 const list = (...texts: string[]) => texts.flatMap((text) => text.split(',')).map((part) => part.trim()).filter(Boolean);
 

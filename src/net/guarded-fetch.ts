@@ -1,6 +1,6 @@
 import { gotScraping } from 'got-scraping';
 import { addressPolicy } from './address-policy.ts';
-import { guardedGotOptions } from './guarded-client.ts';
+import { guardedGotOptions } from '../../outbound/guarded-client.ts';
 import { tlsTrust } from './tls-trust.ts';
 
 /** Headers that described the body as it came over the wire; the body handed on is already decoded. */

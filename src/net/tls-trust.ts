@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { settings } from '../config.ts';
-import type { TlsTrust } from './guarded-client.ts';
+import type { TlsTrust } from '../../outbound/guarded-client.ts';
 
 let cached: { file: string; ca: string[] } | undefined;
 

@@ -7,7 +7,7 @@ import { settings } from '../config.ts';
 import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { assertUrlAllowed, UrlNotAllowedError } from '../net/address-guard.ts';
+import { assertUrlAllowed, UrlNotAllowedError } from '../../outbound/address-guard.ts';
 import { addressPolicy } from '../net/address-policy.ts';
 import { creditsPerPage } from './pricing.ts';
 import { deleteResult, loadResult } from './result-store.ts';

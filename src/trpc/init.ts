@@ -3,9 +3,9 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Permission } from '../../schema/account.ts';
-import type { ErrorCode } from '../errors/app-error.ts';
+import type { ErrorCode } from '../../schema/error-codes.ts';
 import { toErrorResponse, trpcCodeForStatus, type ErrorStyle } from '../errors/error-response.ts';
-import type { PlanGate } from '../workspaces/plans.ts';
+import type { PlanGate } from '../../schema/plans.ts';
 import type { RequestContext } from './context.ts';
 import { errorStyleOf } from './error-styles.ts';
 

@@ -1,7 +1,7 @@
 import { gotScraping } from 'got-scraping';
 import { Webhook as Signer } from 'standardwebhooks';
 import { addressPolicy } from '../net/address-policy.ts';
-import { guardedGotOptions } from '../net/guarded-client.ts';
+import { guardedGotOptions } from '../../outbound/guarded-client.ts';
 import { tlsTrust } from '../net/tls-trust.ts';
 
 export interface SendResult {

@@ -5,7 +5,7 @@ import { nowMs } from '../clock.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { emitEvent } from '../events/events.service.ts';
-import { assertUrlAllowed, UrlNotAllowedError } from '../net/address-guard.ts';
+import { assertUrlAllowed, UrlNotAllowedError } from '../../outbound/address-guard.ts';
 import { addressPolicy } from '../net/address-policy.ts';
 import { sealSecret } from '../secrets/secret-box.ts';
 import { deliveriesOf, deliveryOf, sendAgain } from './deliveries.ts';

@@ -1,5 +1,4 @@
-export const plans = ['free', 'starter', 'pro', 'business'] as const;
-export type Plan = (typeof plans)[number];
+import { planGates, type Plan, type PlanGate } from '../../schema/plans.ts';
 
 interface PlanRules {
   /** Stored (non-archived) leads the workspace may keep. */
@@ -16,12 +15,5 @@ export const planRules: Record<Plan, PlanRules> = {
   pro: { leadLimit: 100_000, credits: { crawl: 10_000, agent: 2_500, validation: 10_000 }, activeKeys: 25 },
   business: { leadLimit: 500_000, credits: { crawl: 50_000, agent: 10_000, validation: 50_000 }, activeKeys: 100 },
 };
-
-/** The spec's plan gates: `paid` is any plan but free (sending, replies); `pro` is Pro or Business (sentiment, A/B variants). */
-export const planGates = {
-  paid: ['starter', 'pro', 'business'],
-  pro: ['pro', 'business'],
-} as const satisfies Record<string, readonly Plan[]>;
-export type PlanGate = keyof typeof planGates;
 
 export const meetsPlanGate = (plan: Plan, gate: PlanGate) => (planGates[gate] as readonly Plan[]).includes(plan);

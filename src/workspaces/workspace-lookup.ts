@@ -1,5 +1,6 @@
 import { AppError, notFound } from '../errors/app-error.ts';
-import { meetsPlanGate, type PlanGate } from './plans.ts';
+import { meetsPlanGate } from './plans.ts';
+import { type PlanGate } from '../../schema/plans.ts';
 import { Workspace, type WorkspaceDoc } from './workspace.models.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
-import { plans } from './plans.ts';
+import { plans } from '../../schema/plans.ts';
 
 const id = { type: String, default: () => randomUUID() };
 

@@ -4,7 +4,8 @@ import { getBalances, setBalances, type Balances } from '../credits/credits.serv
 import { findOwned } from '../db/find-owned.ts';
 import { notFound } from '../errors/app-error.ts';
 import { createBrand } from '../brands/brands.service.ts';
-import { planRules, type Plan } from './plans.ts';
+import { planRules } from './plans.ts';
+import { type Plan } from '../../schema/plans.ts';
 import { User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
 import { getWorkspace, workspaceTimezone } from './workspace-lookup.ts';
 

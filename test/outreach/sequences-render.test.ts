@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { v5 as nameBasedId } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { renderStep, variantFor, type MergeLead } from '../../src/outreach/sequences/render-step.ts';
-import { plainText } from '../../src/outreach/sequences/sequence-html.ts';
+import { plainText } from '../../schema/outreach/sequence-html.ts';
 import { getSequenceForSending } from '../../src/outreach/sequences/sequences.service.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 

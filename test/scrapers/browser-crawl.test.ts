@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlBrowser } from '../../scrapers/browser-crawl.ts';
-import { resolverWithOverrides, type AddressPolicy } from '../../src/net/address-guard.ts';
+import { resolverWithOverrides, type AddressPolicy } from '../../outbound/address-guard.ts';
 import { serveFixture, type FixtureSite } from '../support/fixture-sites.ts';
 
 const policy: AddressPolicy = { allowed: new Set(['127.0.0.1']), resolve: resolverWithOverrides({}, async () => []) };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import type { CrawlOptions } from '../../scrapers/crawl-types.ts';
-import { resolverWithOverrides, type AddressPolicy } from '../../src/net/address-guard.ts';
+import { resolverWithOverrides, type AddressPolicy } from '../../outbound/address-guard.ts';
 import { useCatalogueAndForbiddenSites } from '../support/fixture-sites.ts';
 import { catalogueRules } from '../support/scraping.ts';
 

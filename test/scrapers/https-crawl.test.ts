@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import type { CrawlOptions } from '../../scrapers/crawl-types.ts';
-import type { AddressPolicy } from '../../src/net/address-guard.ts';
+import type { AddressPolicy } from '../../outbound/address-guard.ts';
 import { catalogueSite } from '../support/fixture-sites.ts';
 import { catalogueRules } from '../support/scraping.ts';
 import { selfSignedCertificate, serveTls, tripwire, type TlsSite, type Tripwire } from '../support/tls-sites.ts';

@@ -6,7 +6,7 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts'
 import { createApiServer } from '../../src/http/server.ts';
 import { setLogLevel } from '../../src/logger.ts';
 import type { Permission } from '../../schema/account.ts';
-import type { Plan } from '../../src/workspaces/plans.ts';
+import type { Plan } from '../../schema/plans.ts';
 import { createApiKey } from '../../src/auth/api-key.service.ts';
 import { issueOwnerKey } from '../../src/keys/keys.service.ts';
 import { createWorkspace } from '../../src/workspaces/workspace.service.ts';

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import type { PublishedEndpoint } from '../../schema/endpoints.ts';
-import { errorStatus } from '../../src/errors/app-error.ts';
+import { errorStatus } from '../../schema/error-codes.ts';
 import { withPublishedEndpoints } from '../../src/http/openapi.ts';
 import { useApiServer } from '../support/api-server.ts';
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { ImapFlow } from 'imapflow';
-import { approvedAddresses, isLoopbackAddress } from '../../net/address-guard.ts';
+import { approvedAddresses, isLoopbackAddress } from '../../../outbound/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
 

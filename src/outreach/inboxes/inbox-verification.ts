@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { fieldError } from '../../errors/field-error.ts';
-import { approvedAddresses, isLoopbackAddress } from '../../net/address-guard.ts';
+import { approvedAddresses, isLoopbackAddress } from '../../../outbound/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
 import { imapClientFor, type ServerLogin } from './imap-client.ts';

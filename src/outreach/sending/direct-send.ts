@@ -4,7 +4,7 @@ import type { outreachMessage, sendMessageInput } from '../../../schema/outreach
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { leadsForOutreach, markContacted } from '../../leads/lead-outreach.service.ts';
 import { inboxForSending } from '../inboxes/inbox-sending.service.ts';
-import { plainText, sanitizeBody } from '../sequences/sequence-html.ts';
+import { plainText, sanitizeBody } from '../../../schema/outreach/sequence-html.ts';
 import { isSuppressed } from '../suppressions/suppressions.service.ts';
 import { deliver } from './deliver.ts';
 import type { MessageDoc } from './message.model.ts';

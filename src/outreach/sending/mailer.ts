@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { approvedAddresses, isLoopbackAddress } from '../../net/address-guard.ts';
+import { approvedAddresses, isLoopbackAddress } from '../../../outbound/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 
 export interface SmtpSettings {

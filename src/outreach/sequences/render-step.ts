@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SequenceOut, SequenceStep } from '../../../schema/outreach/sequences.ts';
-import { fillMergeVariables, type MergeValues } from './merge-variables.ts';
-import { escapeHtml, plainText } from './sequence-html.ts';
+import { fillMergeVariables, type MergeValues } from '../../../schema/outreach/merge-variables.ts';
+import { escapeHtml, plainText } from '../../../schema/outreach/sequence-html.ts';
 
 /** The lead fields merge variables read (what lead-outreach.service's OutreachLead carries). */
 export interface MergeLead {

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { assertAddressesAllowed } from '../../net/address-guard.ts';
+import { assertAddressesAllowed } from '../../../outbound/address-guard.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 
 /** What a mail server said of one recipient. */

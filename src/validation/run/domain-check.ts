@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { settings } from '../../config.ts';
-import { isAddressRefusal } from '../../net/address-guard.ts';
+import { isAddressRefusal } from '../../../outbound/address-guard.ts';
 import { createHostSlots } from '../../net/host-slots.ts';
 import { providerOf } from '../checks/address-facts.ts';
 import { mailHosts, type MailHost } from '../checks/mail-hosts.ts';

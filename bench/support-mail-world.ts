@@ -32,7 +32,10 @@ if (import.meta.main) {
   const ips = Array.from({ length: domainCount }, (_, d) => benchHostIp(d));
   process.on('message', (message: string) => {
     if (message === 'stats') process.send!({ peaks: Object.fromEntries(ips.map((ip) => [ip, world.connections(ip)])) });
-    if (message === 'reset') (world.reset(), process.send!({ reset: true }));
+    if (message === 'reset') {
+      world.reset();
+      process.send!({ reset: true });
+    }
   });
   process.on('disconnect', () => void world.stop().then(() => process.exit(0)));
   process.send!({ env: world.env });

@@ -15,7 +15,8 @@ interface Options {
 
 /** Connects to MONGODB_URI, or to the embedded FerretDB on SQLite files under DATA_DIR. Returns the shutdown. */
 export async function openDatabase(config: Config, options: Options): Promise<() => Promise<void>> {
-  let embedded: EmbeddedDatabase | undefined;
+  // Assigned once the database starts; the lost-handler below closes over it before then.
+  let embedded: EmbeddedDatabase | undefined = undefined;
   let lost = false;
   // A connection lost past the grace period may be a FerretDB of ours that runs but hangs: it is stopped (SIGTERM,
   // then SIGKILL) before the service exits, so a restarted service cannot open the files beside it.

@@ -6,7 +6,8 @@
  * makes to client code.
  */
 import createClient from 'openapi-fetch';
-// @ts-ignore -- generated (gitignored) by typed-client-check.ts, which checks this file against it; where it has not been generated, the project's own typecheck sees `any` here.
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- see below
+// @ts-ignore -- (not @ts-expect-error: where the file exists there is no error to expect) generated (gitignored) by typed-client-check.ts, which checks this file against it; where it has not been generated, the project's own typecheck sees `any` here.
 import type { components, paths } from '../../.tools/openapi-client/api.d.ts';
 
 type ErrorCode = components['schemas']['Error']['code'];

@@ -67,7 +67,7 @@ describe('the sending engine', () => {
     // Nothing more until the follow-up's two days have passed.
     expect((await runOutreachPass()).sent ?? 0).toBe(0);
     expect(smtp.received).toHaveLength(2);
-    let progress = (await getCampaign(server, key, campaign.id)).progress;
+    const progress = (await getCampaign(server, key, campaign.id)).progress;
     expect(progress).toMatchObject({ enrolled: 2, active: 2, finished: 0, steps: [{ step: 0, sent: 2, variants: [{ variant: 0, sent: 2 }] }] });
     expect(Date.parse(progress.next_send_at) - Date.parse(record!.sentAt as string)).toBeGreaterThanOrEqual(2 * dayMs - 1000);
 

@@ -91,7 +91,10 @@ describe('rendering a step for a lead', () => {
     const counts = [0, 0, 0, 0];
     for (const id of leadIds) counts[variantFor(withVariants!, id)]! += 1;
     // 100 expected each (standard deviation about 9).
-    for (const count of counts) expect(count).toBeGreaterThanOrEqual(65), expect(count).toBeLessThanOrEqual(135);
+    for (const count of counts) {
+      expect(count).toBeGreaterThanOrEqual(65);
+      expect(count).toBeLessThanOrEqual(135);
+    }
     expect(leadIds.map((id) => variantFor(withVariants!, id))).toEqual(leadIds.map((id) => variantFor(withVariants!, id)));
     expect(new Set(leadIds.map((id) => variantFor(plain!, id)))).toEqual(new Set([0]));
   });

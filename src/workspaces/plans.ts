@@ -17,7 +17,7 @@ export const planRules: Record<Plan, PlanRules> = {
   business: { leadLimit: 500_000, credits: { crawl: 50_000, agent: 10_000, validation: 50_000 }, activeKeys: 100 },
 };
 
-/** The spec's plan gates: `paid` is any plan but free (sending, replies); `pro` is Pro or Business (sentiment, A/B variants). */
+/** The plan gates: `paid` is any plan but free (sending, replies); `pro` is Pro or Business (sentiment, A/B variants). */
 export const planGates = {
   paid: ['starter', 'pro', 'business'],
   pro: ['pro', 'business'],

@@ -103,5 +103,5 @@ export const replyToAgentRunInput = z
   })
   .strict();
 
-/** The spec answers the run list as a bare array and a run as a bare object, as GET /api/endpoints does. */
+/** The run list is a bare array and a run a bare object, as GET /api/endpoints answers. */
 export const agentRunsOutput = z.array(agentRun).describe('Newest first, without artifacts.');

@@ -45,7 +45,7 @@ export const errorBody = z
   })
   .meta({ id: 'Error' });
 
-/** Errors of the scraping routes (errorStyle `scraping`), as the spec's scraping examples answer them. */
+/** Errors of the scraping routes (errorStyle `scraping`): the standard body plus `success: false` and an `errorType`. */
 export const scrapingErrorBody = errorBody
   .extend({
     success: z.literal(false).describe('Always false on an error.'),

@@ -31,7 +31,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Serve GET /metrics (Prometheus text, no key needed): `true` or `false`. */
   METRICS_ENABLED: z.stringbool().default(true),
-  /** Comma-separated exact IPs outbound calls (scrapes, later webhooks and probes) may reach although they are not public (for example 127.0.0.1 in development). */
+  /** Comma-separated exact IPs outbound calls (scrapes, agent fetches and searches, mail logins, validation probes, webhook deliveries, the model API) may reach although they are not public (for example 127.0.0.1 in development). */
   OUTBOUND_ALLOWED_ADDRESSES: z.string().default(''),
   /** Comma-separated host=ip pairs the outbound resolver answers itself, like curl's --resolve (tests, staging). */
   OUTBOUND_HOST_OVERRIDES: z.string().default(''),

@@ -35,7 +35,7 @@ export const createCampaignInput = z
     ...campaignFields,
     sequence_id: uuid.describe('The sequence the campaign sends.'),
     inbox_ids: z.array(uuid).min(1).max(50).optional().describe('Inboxes it sends from, in rotation (one or more).'),
-    smtp_config_id: uuid.optional().describe('A single inbox to send from, as the spec names it (the same as `inbox_ids: [id]`).'),
+    smtp_config_id: uuid.optional().describe('A single inbox to send from (the same as `inbox_ids: [id]`).'),
     reply_to: campaignFields.reply_to.optional(),
     daily_limit: campaignFields.daily_limit.default(200),
     schedule: schedule.default({ timezone: 'UTC', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 }),

@@ -4,7 +4,7 @@ import { dateTime, nullableDateTime, uuid } from '../common.ts';
 export const sendMessageInput = z
   .strictObject({
     inbox_id: uuid.optional().describe('The inbox to send from.'),
-    smtp_config_id: uuid.optional().describe('The same, as the spec names it.'),
+    smtp_config_id: uuid.optional().describe('The same as `inbox_id`.'),
     lead_id: uuid.optional().describe('The lead to write to (its email address is used); or give `to`.'),
     to: z.email().optional().describe('The address to write to, when not a lead\'s.'),
     subject: z.string().trim().min(1).max(300).describe('Subject, 1 to 300 characters.'),

@@ -88,7 +88,7 @@ export async function cancelAgentRun(workspaceId: string, id: string): Promise<R
 }
 
 /**
- * The spec's reply table: a paused run continues with the answer
+ * A reply, by the run's state: a paused run continues with the answer
  * (`resumed`), exactly once however many replies race; a finished run gets
  * a follow-up run in its conversation; a working run is 409, unless
  * `interrupt`, which cancels it and starts a new run with the message.

@@ -36,7 +36,7 @@ async function cachedResult(workspaceId: string, cacheKey: string): Promise<Invo
 }
 
 /**
- * Resolves a call to a published endpoint, as the spec orders it: a fresh
+ * Resolves a call to a published endpoint, in this order: a fresh
  * cached result at once and free; otherwise a scrape, waited for up to the
  * inline budget; past it (or in async mode) the run to poll.
  */

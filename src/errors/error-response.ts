@@ -9,7 +9,7 @@ export interface ErrorBody {
 }
 
 /**
- * How a route answers errors. `scraping`: as the spec's scraping routes do,
+ * How a route answers errors. `scraping`: the scraping routes' own style,
  * with `success: false` and an `errorType`, and 403 (not 402) for a key
  * whose workspace is out of crawl credits.
  */

@@ -8,8 +8,8 @@ import { validationJob } from '../../schema/validation.ts';
 
 /**
  * Every domain event the service emits, and its data. Subscribers (jobs/
- * subscribers.ts) react to them; the webhook deliveries of a later release
- * will send them as they are, so each type's data is a public contract.
+ * subscribers.ts) react to them; webhook deliveries send them as they are,
+ * so each type's data is a public contract.
  */
 const scrapeRunEnded = z.object({
   runId: z.uuid().describe('The run.'),

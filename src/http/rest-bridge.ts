@@ -27,7 +27,7 @@ interface Options {
 
 /**
  * Serves each procedure at the REST path and method of its trpc-to-openapi
- * meta (the same meta that generates /openapi.json), the spec's way: GET
+ * meta (the same meta that generates /openapi.json): GET
  * input from the query string, every other method's from a JSON body
  * (DELETE included), path parameters merged in, the procedure's
  * `successStatus`, and `{ error, code, ... }` bodies for errors.

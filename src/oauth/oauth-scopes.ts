@@ -1,7 +1,7 @@
 import { permissions, type Permission } from '../../schema/account.ts';
 import { baseUrl } from '../config.ts';
 
-/** The OAuth scopes are the spec's permission names, all but `*` (a token gets the permissions its user ticked). */
+/** The OAuth scopes are the API's permission names, all but `*` (a token gets the permissions its user ticked). */
 export const apiScopes = permissions.filter((permission) => permission !== '*') as Exclude<Permission, '*'>[];
 
 export const isApiScope = (scope: string): scope is Exclude<Permission, '*'> => (apiScopes as string[]).includes(scope);

@@ -17,7 +17,7 @@ import { errorStyleOf } from './error-styles.ts';
 export type Meta = OpenApiMeta<{
   /** The permission the credential must hold; `any` accepts any valid credential. */
   permission: Permission | 'any';
-  /** The plans the workspace must be on (spec's gates); `planError` is the code answered otherwise (default plan_required). */
+  /** The plans the workspace must be on (a plan gate); `planError` is the code answered otherwise (default plan_required). */
   plan?: PlanGate;
   planError?: Extract<ErrorCode, 'plan_required' | 'outreach_locked'>;
   /** The success status when it is not 200 (a function of the output when it depends on it, e.g. 201 only when something was created). */
@@ -46,7 +46,7 @@ export type Meta = OpenApiMeta<{
   restMediaTypes?: Record<string, { schema: Record<string, unknown> }>;
   /** The REST body when it is not the output itself (for example the bare extracted data). */
   restBody?: (output: never) => unknown;
-  /** How errors are answered (see ErrorStyle); the scraping routes answer as the spec's scraping examples do. */
+  /** How errors are answered (see ErrorStyle); the scraping routes answer with `success: false` and an `errorType`. */
   errorStyle?: ErrorStyle;
 }>;
 

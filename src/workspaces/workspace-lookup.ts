@@ -23,7 +23,7 @@ export async function workspaceMeetsPlan(workspaceId: string, gate: PlanGate): P
   return meetsPlanGate((await getWorkspace(workspaceId)).plan, gate);
 }
 
-/** The spec's plan gates: 403 with `code` unless the workspace's plan passes `gate`. */
+/** The plan gates: 403 with `code` unless the workspace's plan passes `gate`. */
 export async function assertPlan(workspaceId: string, gate: PlanGate, code: 'plan_required' | 'outreach_locked') {
   const { plan } = await getWorkspace(workspaceId);
   if (meetsPlanGate(plan, gate)) return;

@@ -61,7 +61,14 @@ const table: Record<string, { status: number; setup?: (w: World) => Promise<{ pa
   'PATCH /api/leads/{id}': { status: 200, setup: async (w) => ({ path: { id: await w.lead() } }) },
   'POST /api/leads/fields': { status: 201 },
   'POST /api/leads/research-profiles': { status: 200 },
-  'POST /api/leads/validate': { status: 202, setup: async (w) => (await w.lead(), {}) },
+  // The example's filter selects new leads: one is stored first.
+  'POST /api/leads/validate': {
+    status: 202,
+    setup: async (w) => {
+      await w.lead();
+      return {};
+    },
+  },
   'POST /api/outreach/inboxes': { status: 201 },
   'PATCH /api/outreach/inboxes/{id}': { status: 200, setup: async (w) => ({ path: { id: await w.inbox() } }) },
   'POST /api/outreach/sequences': { status: 200 },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brandFilter, dateTime, nullableDateTime, uuid } from './common.ts';
+import { exampleId, brandFilter, dateTime, nullableDateTime, uuid } from './common.ts';
 
 export const agentRunStatuses = ['queued', 'planning', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
 export type AgentRunStatus = (typeof agentRunStatuses)[number];
@@ -80,7 +80,8 @@ export const startAgentRunInput = z
     skill_ids: z.array(uuid).max(10).optional().describe('Skills whose instructions are added to the run\'s system prompt (at most 10). They never add tools.'),
     brand_id: uuid.optional().describe('The brand to work for; default the credential\'s brand.'),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ goal: 'CTOs of fintech companies in Berlin', behavior: 'lead_generation', options: { max_leads: 20, max_pages: 30 } }] });
 
 export const startAgentRunOutput = z.object({
   run_id: uuid,
@@ -101,7 +102,8 @@ export const replyToAgentRunInput = z
     message: z.string().trim().min(1).max(4_000).describe('The answer to a paused run\'s question, or the next instruction for a follow-up run.'),
     interrupt: z.boolean().default(false).describe('For a run still working: cancel it and start a new run with the message. Without it such a run answers 409.'),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: exampleId, message: 'Only companies with 50 to 200 employees.', interrupt: true }] });
 
 /** The run list is a bare array and a run a bare object, as GET /api/endpoints answers. */
 export const agentRunsOutput = z.array(agentRun).describe('Newest first, without artifacts.');

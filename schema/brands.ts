@@ -11,6 +11,6 @@ export const brand = z
   .meta({ id: 'Brand' });
 export type BrandOut = z.infer<typeof brand>;
 
-export const createBrandInput = z.strictObject({ name: z.string().trim().min(1).max(120).describe('Display name, 1 to 120 characters.') });
+export const createBrandInput = z.strictObject({ name: z.string().trim().min(1).max(120).describe('Display name, 1 to 120 characters.') }).meta({ examples: [{ name: 'Acme Outbound' }] });
 export const brandOutput = z.object({ brand });
 export const listBrandsOutput = z.object({ brands: z.array(brand).describe('The workspace\'s brands, oldest (the default) first.') });

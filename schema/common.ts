@@ -3,6 +3,8 @@ import { errorStatus, type ErrorCode } from './error-codes.ts';
 import { planGates, plans, type PlanGate } from './plans.ts';
 
 export const uuid = z.uuid().describe('Identifier (UUID).');
+/** The id in request examples where one is required: a call must put a real id there (the docs' examples leave optional ids out). */
+export const exampleId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 export const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time.');
 export const nullableDateTime = dateTime.nullable();
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, uuid } from './common.ts';
+import { exampleId, dateTime, uuid } from './common.ts';
 import { jsonSchemaObject } from './scrapers.ts';
 
 export const slug = z
@@ -44,6 +44,17 @@ export const createEndpointInput = z.strictObject({
   freshness: endpointFields.freshness.default('cached_ok'),
   cache_ttl_seconds: endpointFields.cache_ttl_seconds.default(3600),
   mode: endpointFields.mode.default('sync'),
+}).meta({
+  examples: [
+    {
+      slug: 'shop-search',
+      name: 'Shop search',
+      method: 'GET',
+      scraper_id: exampleId,
+      url_template: 'https://example.com/search?q={q}',
+      param_schema: { type: 'object', properties: { q: { type: 'string', description: 'Search words.' } }, required: ['q'] },
+    },
+  ],
 });
 
 export const updateEndpointInput = z.strictObject({
@@ -59,7 +70,7 @@ export const updateEndpointInput = z.strictObject({
   freshness: endpointFields.freshness.optional(),
   cache_ttl_seconds: endpointFields.cache_ttl_seconds.optional(),
   mode: endpointFields.mode.optional(),
-});
+}).meta({ examples: [{ id: exampleId, freshness: 'always_fresh', cache_ttl_seconds: 600 }] });
 
 export const endpointIdInput = z.object({ id: uuid });
 export const endpointOutput = z.object({ endpoint: publishedEndpoint });
@@ -69,7 +80,7 @@ export const deleteEndpointOutput = z.object({ ok: z.boolean(), id: uuid });
 export const invokeInput = z.object({
   slug,
   params: z.record(z.string(), z.unknown()).default({}).describe('The endpoint\'s parameters (REST: the query string, or the JSON body for POST).'),
-});
+}).meta({ examples: [{ slug: 'shop-search', params: { q: 'running shoes' } }] });
 
 export const invokeOutput = z.object({
   status: z.enum(['completed', 'queued', 'running']).describe('`completed` with `data`, or the run to poll.'),

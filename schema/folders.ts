@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, okFlag, uuid } from './common.ts';
+import { exampleId, dateTime, okFlag, uuid } from './common.ts';
 
 const folderName = z.string().trim().min(1).max(120).describe('Display name, 1 to 120 characters, unique in the workspace.');
 
@@ -14,8 +14,8 @@ export const folder = z
   .meta({ id: 'Folder' });
 export type FolderOut = z.infer<typeof folder>;
 
-export const createFolderInput = z.strictObject({ name: folderName });
-export const updateFolderInput = z.strictObject({ id: uuid.describe('The folder to rename.'), name: folderName });
+export const createFolderInput = z.strictObject({ name: folderName }).meta({ examples: [{ name: 'Competitors' }] });
+export const updateFolderInput = z.strictObject({ id: uuid.describe('The folder to rename.'), name: folderName }).meta({ examples: [{ id: exampleId, name: 'Competitor shops' }] });
 export const folderIdInput = z.object({ id: uuid.describe('The folder.') });
 export const folderOutput = z.object({ folder });
 export const listFoldersOutput = z.object({ folders: z.array(folder).describe('The workspace\'s folders by name.') });

@@ -22,7 +22,7 @@ export const createKeyInput = z.strictObject({
   scopes: z.array(permission).min(1).max(8).describe('Permissions to grant, at least one; `*` grants everything.'),
   brand_id: uuid.optional().describe('Binds the key to one of the workspace\'s brands; by default it acts on the default brand.'),
   expires_at: dateTime.optional().describe('When the key stops being accepted, in the future; by default never.'),
-});
+}).meta({ examples: [{ name: 'CRM sync', scopes: ['read', 'write'] }] });
 
 export const createKeyOutput = z.object({
   key: apiKeyRecord,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { brandFilter, dateTime, nullableDateTime, okFlag, uuid } from './common.ts';
+import { exampleId, brandFilter, dateTime, nullableDateTime, okFlag, uuid } from './common.ts';
 import { emailProviderText, emailStatusText } from './email-status.ts';
 
 export const coreFields = [
@@ -155,6 +155,13 @@ export const importLeadsInput = z.strictObject({
   name: z.string().min(1).max(120).optional().describe('Label of this import in the list\'s past lead searches (default: the date).'),
   brand_id: uuid.optional().describe('Brand to store the leads under (default: the credential\'s brand: the one its key is bound to, else the workspace\'s default).'),
   leads: z.array(newLead).min(1).max(500).describe('1 to 500 leads.'),
+}).meta({
+  examples: [
+    {
+      name: 'Berlin fintech CTOs',
+      leads: [{ full_name: 'Jane Doe', email: 'jane.doe@example.com', company: 'Example Pay GmbH', title: 'CTO', domain: 'example.com', location: 'Berlin, Germany' }],
+    },
+  ],
 });
 
 export const importLeadsOutput = z.object({
@@ -183,7 +190,8 @@ export const updateLeadInput = z
     message: 'nothing to update: give field and value, status, score or archived',
     path: ['field'],
   })
-  .refine((body) => body.field === undefined || body.value !== undefined, { message: 'required with field', path: ['value'] });
+  .refine((body) => body.field === undefined || body.value !== undefined, { message: 'required with field', path: ['value'] })
+  .meta({ examples: [{ id: exampleId, field: 'title', value: 'Chief Technology Officer', status: 'qualified' }] });
 
 export const leadOutput = z.object({ lead });
 
@@ -200,11 +208,12 @@ export const bulkUpdateLeadsInput = z
   .refine((body) => body.status !== undefined || body.archived !== undefined, {
     message: 'give status or archived',
     path: ['status'],
-  });
+  })
+  .meta({ examples: [{ ids: [exampleId], status: 'contacted' }] });
 
 export const bulkUpdateLeadsOutput = z.object({ ok: okFlag, updated: z.int().describe('Leads changed.') });
 
-export const deleteLeadsInput = z.strictObject({ ids: idList });
+export const deleteLeadsInput = z.strictObject({ ids: idList }).meta({ examples: [{ ids: [exampleId] }] });
 export const deleteLeadsOutput = z.object({ ok: okFlag, deleted: z.int().describe('Leads deleted.') });
 
 export const capacityOutput = z
@@ -223,7 +232,7 @@ export const createFieldInput = z.strictObject({
   type: z.enum(customFieldTypes).default('text').describe(`Value type of the column (default \`text\`). ${customTypeRules} Values stored before the declaration are not checked.`),
   description: z.string().max(500).default(''),
   auto_research: z.boolean().default(false),
-});
+}).meta({ examples: [{ label: 'Funding stage', type: 'text', description: 'The latest funding round, e.g. Series A.' }] });
 export const createFieldOutput = z.object({
   field: customField,
   created: z.boolean().describe('False when the column already existed; it is returned unchanged.'),
@@ -263,6 +272,8 @@ export const saveResearchProfileInput = z.strictObject({
   name: z.string().trim().min(1).max(120),
   kind: z.enum(['icp']).default('icp'),
   criteria,
+}).meta({
+  examples: [{ name: 'Berlin fintech', criteria: { description: 'Fintech companies in Berlin', locations: ['Berlin, Germany'], industries: ['Fintech'], titles: ['CTO', 'VP Engineering'], count: 50 } }],
 });
 export const researchProfileOutput = z.object({ profile: researchProfile });
 export const listResearchProfilesOutput = z.object({ profiles: z.array(researchProfile) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, nullableDateTime, uuid } from './common.ts';
+import { exampleId, dateTime, nullableDateTime, uuid } from './common.ts';
 import { cssSelector } from './scrapers.ts';
 
 export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -26,7 +26,7 @@ export const startScrapeInput = z.strictObject({
   scraperId: uuid.describe('The scraper to run.'),
   url: httpUrl,
   options: scrapeOptions.optional(),
-});
+}).meta({ examples: [{ scraperId: exampleId, url: 'https://example.com/products', options: { max_pages: 2 } }] });
 
 const acceptedScrape = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, uuid } from './common.ts';
+import { exampleId, dateTime, uuid } from './common.ts';
 
 /** Keys of extracted objects; they become JSON keys of the results. */
 const fieldName = z
@@ -79,6 +79,17 @@ export const createScraperInput = z.strictObject({
   respect_robots: scraperFields.respect_robots.default(true),
   insecure_tls: scraperFields.insecure_tls.default(false),
   folder_id: scraperFields.folder_id.optional(),
+}).meta({
+  examples: [
+    {
+      name: 'Product list',
+      extract: {
+        items: '.product',
+        fields: { title: { selector: 'h2' }, price: { selector: '.price', type: 'number' }, link: { selector: 'a', attribute: 'href', type: 'url' } },
+      },
+      follow: { next: 'a.next', max_pages: 5 },
+    },
+  ],
 });
 
 export const updateScraperInput = z.strictObject({
@@ -91,7 +102,7 @@ export const updateScraperInput = z.strictObject({
   respect_robots: scraperFields.respect_robots.optional(),
   insecure_tls: scraperFields.insecure_tls.optional(),
   folder_id: scraperFields.folder_id.optional().describe('A folder of the workspace to file the scraper in, or null to file it in none.'),
-});
+}).meta({ examples: [{ id: exampleId, name: 'Product list (first page)', follow: null }] });
 
 export const listScrapersInput = z.object({ folder_id: uuid.optional().describe('Only the scrapers filed in this folder.') });
 

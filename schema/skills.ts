@@ -30,7 +30,8 @@ export const createSkillInput = z
     system_prompt: z.string().trim().min(1).max(8_000).describe('Instructions for the agent, 1 to 8,000 characters.'),
   })
   // A skill never widens access: naming tools (or anything else) is refused, naming the field.
-  .strict();
+  .strict()
+  .meta({ examples: [{ title: 'Fintech expert', emoji: '💶', system_prompt: 'Prefer companies regulated by BaFin, and note their licence type in the lead\'s notes.' }] });
 
 export const skillIdInput = z.object({ id: uuid.describe('The skill.') });
 export const skillOutput = z.object({ skill });

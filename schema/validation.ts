@@ -65,7 +65,8 @@ export const startValidationInput = z
     if ((input.lead_ids === undefined) === (input.filter === undefined)) {
       ctx.addIssue({ code: 'custom', path: [input.lead_ids ? 'filter' : 'lead_ids'], message: 'give either lead_ids or filter, not both or neither' });
     }
-  });
+  })
+  .meta({ examples: [{ filter: { status: 'new' } }] });
 
 export const validationJobOutput = z.object({ job: validationJob });
 export const validationJobIdInput = z.object({ id: uuid.describe('The validation job.') });

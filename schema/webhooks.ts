@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, nullableDateTime, uuid } from './common.ts';
+import { exampleId, dateTime, nullableDateTime, uuid } from './common.ts';
 
 /** Every event a webhook can subscribe to; each message is typed under `webhooks` in /openapi.json. */
 export const webhookEventTypes = [
@@ -42,7 +42,8 @@ const url = z.url({ protocol: /^https?$/ }).max(2000).describe('The receiving UR
 
 export const createWebhookInput = z
   .object({ url, events, description: z.string().max(500).default('').describe('A note for people.') })
-  .strict();
+  .strict()
+  .meta({ examples: [{ url: 'https://example.com/hooks/lead-api', events: ['scrape.run.completed', 'agent.run.completed'], description: 'CRM sync' }] });
 export const createWebhookOutput = z.object({ webhook, secret });
 
 export const webhookIdInput = z.object({ id: uuid.describe('The webhook endpoint.') });
@@ -56,7 +57,8 @@ export const updateWebhookInput = z
     description: z.string().max(500).optional(),
     rotate_secret: z.boolean().optional().describe('Issue a new secret (returned once as `secret`); the old one keeps signing alongside it for 24 hours.'),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ id: exampleId, events: ['*'], description: 'CRM sync (all events)' }] });
 export const updateWebhookOutput = z.object({ webhook, secret: secret.optional() });
 
 export const webhookOutput = z.object({ webhook });

@@ -1,6 +1,6 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
-import { dateTime, nullableDateTime, uuid } from '../common.ts';
+import { exampleId, dateTime, nullableDateTime, uuid } from '../common.ts';
 
 export const campaignStatus = z
   .enum(['draft', 'active', 'paused', 'completed', 'archived'])
@@ -43,7 +43,18 @@ export const createCampaignInput = z
     track_opens: z.boolean().default(false).describe('Add an open-tracking pixel to each message (off by default).'),
     brand_id: uuid.optional().describe('Brand it belongs to (default: the credential\'s brand).'),
   })
-  .refine((input) => input.inbox_ids !== undefined || input.smtp_config_id !== undefined, { message: 'give inbox_ids or smtp_config_id', path: ['inbox_ids'] });
+  .refine((input) => input.inbox_ids !== undefined || input.smtp_config_id !== undefined, { message: 'give inbox_ids or smtp_config_id', path: ['inbox_ids'] })
+  .meta({
+    examples: [
+      {
+        name: 'Berlin fintech, Q3',
+        sequence_id: exampleId,
+        inbox_ids: [exampleId],
+        daily_limit: 100,
+        schedule: { timezone: 'Europe/Berlin', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 },
+      },
+    ],
+  });
 
 export const updateCampaignInput = z.strictObject({
   id: uuid.describe('The campaign.'),
@@ -53,7 +64,7 @@ export const updateCampaignInput = z.strictObject({
   daily_limit: campaignFields.daily_limit.optional(),
   schedule: schedule.optional(),
   priority: campaignFields.priority.optional(),
-});
+}).meta({ examples: [{ id: exampleId, name: 'Berlin fintech, Q4', daily_limit: 150, priority: 10 }] });
 
 const sentCount = z.int().describe('Messages sent.');
 export const campaignProgress = z
@@ -100,7 +111,9 @@ export const listCampaignsInput = z.object({
 });
 export const listCampaignsOutput = z.object({ campaigns: z.array(campaign) });
 
-export const enrollInput = z.strictObject({ id: uuid.describe('The campaign.'), lead_ids: z.array(uuid).min(1).max(500).describe('1 to 500 leads to enroll.') });
+export const enrollInput = z.strictObject({ id: uuid.describe('The campaign.'), lead_ids: z.array(uuid).min(1).max(500).describe('1 to 500 leads to enroll.') }).meta({
+  examples: [{ id: exampleId, lead_ids: [exampleId] }],
+});
 const skipped = z.int();
 export const enrollOutput = z.object({
   enrolled: z.int().describe('Leads enrolled now.'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, nullableDateTime, uuid } from '../common.ts';
+import { exampleId, dateTime, nullableDateTime, uuid } from '../common.ts';
 
 const host = z
   .string()
@@ -51,6 +51,18 @@ export const createInboxInput = z.strictObject({
   imap: imapInput.optional().describe('Where replies are read (optional).'),
   dailyLimit: inboxFields.dailyLimit.default(50),
   warmupEnabled: inboxFields.warmupEnabled.default(false),
+}).meta({
+  // verify off: the example's server is not real, and a call with it must still be accepted.
+  examples: [
+    {
+      name: 'Sales',
+      from: 'sales@example.com',
+      from_name: 'Jane from Example',
+      smtp: { host: 'smtp.example.com', port: 587, user: 'sales@example.com', password: 'app-password' },
+      dailyLimit: 50,
+      verify: false,
+    },
+  ],
 });
 
 export const updateInboxInput = z.strictObject({
@@ -70,7 +82,7 @@ export const updateInboxInput = z.strictObject({
   warmupEnabled: inboxFields.warmupEnabled.optional().describe('Turning warmup on starts its ramp today; turning it off sends up to dailyLimit at once.'),
   paused: z.boolean().optional().describe('false resumes an inbox the bounce guard (or a request) paused; true pauses it.'),
   verify: inboxFields.verify.describe('When `smtp` or `imap` changes, log in with the new settings before saving (default true).'),
-});
+}).meta({ examples: [{ id: exampleId, dailyLimit: 100, warmupEnabled: true }] });
 
 const serverOut = { host: z.string().describe('Server host.'), port: z.int().describe('Server port.'), secure: z.boolean().describe('TLS from the first byte.'), user: z.string().describe('Login name.') };
 const rate = z.number().min(0).max(1);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, nullableDateTime, uuid } from '../common.ts';
+import { exampleId, dateTime, nullableDateTime, uuid } from '../common.ts';
 
 export const sendMessageInput = z
   .strictObject({
@@ -11,7 +11,8 @@ export const sendMessageInput = z
     body_html: z.string().min(1).max(100_000).describe('HTML body, sanitized to <p>, <br>, <strong> and <a href> (http, https, mailto) like sequence steps; an unsubscribe link is added.'),
   })
   .refine((input) => (input.inbox_id ?? input.smtp_config_id) !== undefined, { message: 'give inbox_id (or smtp_config_id)', path: ['inbox_id'] })
-  .refine((input) => (input.lead_id === undefined) !== (input.to === undefined), { message: 'give lead_id or to, not both', path: ['to'] });
+  .refine((input) => (input.lead_id === undefined) !== (input.to === undefined), { message: 'give lead_id or to, not both', path: ['to'] })
+  .meta({ examples: [{ inbox_id: exampleId, to: 'jane.doe@example.com', subject: 'Quick question', body_html: '<p>Hi Jane,</p><p>Do you have ten minutes this week?</p>' }] });
 
 export const outreachMessage = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mergeVariableProblems } from './merge-variables.ts';
 import { plainText, sanitizeBody } from './sequence-html.ts';
-import { brandFilter, dateTime, okFlag, uuid } from '../common.ts';
+import { exampleId, brandFilter, dateTime, okFlag, uuid } from '../common.ts';
 
 export const threadModes = ['new', 'reply'] as const;
 
@@ -83,6 +83,17 @@ export const createSequenceInput = z.strictObject({
   description: description.optional(),
   steps,
   brand_id: uuid.optional().describe('The brand the sequence belongs to (default: the credential\'s brand).'),
+}).meta({
+  examples: [
+    {
+      name: 'Intro',
+      description: 'First touch and one follow-up.',
+      steps: [
+        { subject: 'Quick question, {{first_name|there}}', body_html: '<p>Hi {{first_name|there}},</p><p>Is lead research at {{company|your team}} still done by hand?</p>' },
+        { body_html: '<p>Just bumping this up in your inbox.</p>', wait_days: 3, thread_mode: 'reply' },
+      ],
+    },
+  ],
 });
 
 export const updateSequenceInput = z
@@ -96,7 +107,8 @@ export const updateSequenceInput = z
   .refine((body) => body.name !== undefined || body.description !== undefined || body.steps !== undefined || body.brand_id !== undefined, {
     message: 'nothing to update: give name, description, steps or brand_id',
     path: ['name'],
-  });
+  })
+  .meta({ examples: [{ id: exampleId, name: 'Intro (short)', description: 'First touch only.' }] });
 
 export const sequenceIdInput = z.object({ id: uuid.describe('The sequence\'s id.') });
 export const listSequencesInput = z.object({

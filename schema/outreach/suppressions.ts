@@ -57,7 +57,7 @@ const entryList = z.array(suppressionEntry).min(1).max(1000);
 export const addSuppressionsInput = z.strictObject({
   entries: entryList.describe('1 to 1,000 addresses or `@domain` entries; a 400 names the first bad one as `entries.<i>`.'),
   reason: reason.default('manual'),
-});
+}).meta({ examples: [{ entries: ['jane.doe@example.com', '@example.org'], reason: 'manual' }] });
 
 export const addSuppressionsOutput = z.object({
   added: z.int().describe('Entries put on the list by this call.'),
@@ -69,6 +69,7 @@ export const removeSuppressionsInput = z
     ids: z.array(uuid).min(1).max(1000).optional().describe('1 to 1,000 entry ids to remove.'),
     emails: entryList.optional().describe('1 to 1,000 entries to remove, written as when added (an address, or `@domain` for a whole-domain entry).'),
   })
-  .refine((body) => (body.ids === undefined) !== (body.emails === undefined), { message: 'give either ids or emails', path: ['ids'] });
+  .refine((body) => (body.ids === undefined) !== (body.emails === undefined), { message: 'give either ids or emails', path: ['ids'] })
+  .meta({ examples: [{ emails: ['jane.doe@example.com'] }] });
 
 export const removeSuppressionsOutput = z.object({ deleted: z.int().describe('Entries removed (ids or entries not on the list are ignored).') });

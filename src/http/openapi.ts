@@ -7,6 +7,7 @@ import { leadExportAccess, leadExportPath } from '../leads/export-leads.route.ts
 import type { AppRouter } from '../router.ts';
 import type { Meta } from '../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { bodyExample, pathParameterNames, setBodyExample, withoutPathParameters } from './openapi-examples.ts';
 import { errorCodesOf, errorResponses } from './openapi-responses.ts';
 import { webhooksSection } from './openapi-webhooks.ts';
 import { inlineJsonSchema, typeEnumKeyedRecords } from './zod-json-schema.ts';
@@ -58,10 +59,15 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     const operation = (document.paths?.[openapi.path] as Record<string, Operation> | undefined)?.[openapi.method.toLowerCase()];
     if (!operation) continue;
     documentAccess(operation, meta);
+    const pathParameters = pathParameterNames(openapi.path);
     if (openapi.method === 'DELETE' && procedure.inputs[0]) {
       operation.parameters = operation.parameters?.filter((p) => p.in !== 'query');
-      operation.requestBody = { required: true, content: jsonContent(inlineJsonSchema(procedure.inputs[0], 'input')) };
+      // The path names what is deleted (the bridge merges it in), so a body repeating it would only be a second, ignored copy.
+      const body = withoutPathParameters(inlineJsonSchema(procedure.inputs[0], 'input'), pathParameters);
+      if (body) operation.requestBody = { required: true, content: jsonContent(body) };
+      else delete operation.requestBody;
     }
+    setBodyExample(operation.requestBody, bodyExample(procedure.inputs[0], pathParameters));
     operation.responses = {
       ...successResponses(operation.responses['200']!, meta),
       ...errorResponses(errorCodesOf({ method: openapi.method, path: openapi.path, meta, takesInput: takesInput(procedure) }), meta.errorStyle),
@@ -69,11 +75,20 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
   }
   const invoke = procedures['endpoints.invoke']!;
   document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: { ...invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug'), operationId: 'endpoints-invoke' } };
+  document.paths!['/v1/e/{slug}'].post = { ...document.paths!['/v1/e/{slug}'].post, requestBody: invokePostBody(procedures['endpoints.invokePost']!) };
   document.paths![leadExportPath] = { get: leadExportOperation() };
   document.webhooks = webhooksSection(document);
   typeEnumKeyedRecords(document);
   dropSafeIntegerBounds(document);
   return document;
+}
+
+/** A POST endpoint's body is its parameters, flat (paramsFromRest), each endpoint's own: any object, its example the input example's `params`. */
+function invokePostBody(procedure: ProcedureDef) {
+  const schema = { type: 'object', additionalProperties: true, description: 'The endpoint\'s parameters, as its param_schema types them.' };
+  const requestBody = { required: true, content: jsonContent(schema) };
+  setBodyExample(requestBody, bodyExample(procedure.inputs[0], [])?.params);
+  return requestBody;
 }
 
 /** The lead export, a CSV route beside the bridge (export-leads.route.ts): its filters are the list's, its 200 answer `text/csv`. */

@@ -42,7 +42,7 @@ export const agentRun = z
     pages_fetched: z.int().describe('Web pages fetched so far (searches not included).'),
     credits_charged: z.int().describe('Agent credits taken so far: 1 per 1,000 model tokens (rounded up per model call) and 1 per page fetched.'),
     overage_credits: z.int().describe('Agent credits spent beyond the balance while overage was on.'),
-    error: z.string().nullable().describe('Why the run failed, or the code of why it stopped early (`insufficient_credits`, `lead_limit`); null otherwise.'),
+    error: z.string().nullable().describe('Why the run failed, or the code of why it stopped early (`insufficient_credits`, `lead_limit`; `search_not_configured` when SEARCH_URL is unset and no model is); null otherwise.'),
     parent_run_id: uuid.nullable().describe('The run this one follows up (a reply to a finished or interrupted run); null for a first run.'),
     profile_id: uuid.nullable().describe('The research profile steering the run, if any.'),
     brand_id: uuid.describe('The brand the run works for (its saved leads go there).'),

@@ -93,22 +93,28 @@ function initialState(context: PlanContext): ResearcherState {
 }
 
 // What a custom column asks for, read from its key, label and description, and the lead's answer to it.
-const columnAnswers: Array<[RegExp, (lead: FoundLeadInput, criteria: ResearchCriteria) => string | undefined]> = [
+type Answerable = Pick<FoundLeadInput, 'linkedin_url' | 'phone' | 'location' | 'domain' | 'title' | 'company'>;
+const columnAnswers: Array<[RegExp, (lead: Answerable, criteria: ResearchCriteria | null) => string | undefined]> = [
   [/linked\s?in/i, (lead) => lead.linkedin_url],
   [/phone|telephone/i, (lead) => lead.phone],
-  [/industry|sector|vertical/i, (_, criteria) => (criteria.industries.length === 1 ? criteria.industries[0] : undefined)],
+  [/industry|sector|vertical/i, (_, criteria) => (criteria?.industries.length === 1 ? criteria.industries[0] : undefined)],
   [/city|location|headquarter|\bhq\b/i, (lead) => lead.location],
   [/website|domain|\bsite\b/i, (lead) => lead.domain],
   [/job|title|role|position/i, (lead) => lead.title],
   [/company|employer|organi[sz]ation/i, (lead) => lead.company],
 ];
 
-/** Fills the workspace's auto-research columns the pages answered (the company's industry, site, city; the person's title, LinkedIn, phone). */
+/** A custom column's value for a lead, when what the column asks for is one the pages answered (the company's industry, site, city; the person's title, LinkedIn, phone). */
+export function columnAnswer(column: PlanContext['autoColumns'][number], lead: Answerable, criteria: ResearchCriteria | null = null): string | undefined {
+  const text = `${column.key} ${column.label} ${column.description}`;
+  return columnAnswers.find(([asks]) => asks.test(text))?.[1](lead, criteria);
+}
+
+/** Fills the workspace's auto-research columns the pages answered. */
 function withAutoColumns(lead: FoundLeadInput, columns: PlanContext['autoColumns'], criteria: ResearchCriteria): FoundLeadInput {
   const custom: Record<string, string> = {};
   for (const column of columns) {
-    const text = `${column.key} ${column.label} ${column.description}`;
-    const answer = columnAnswers.find(([asks]) => asks.test(text))?.[1](lead, criteria);
+    const answer = columnAnswer(column, lead, criteria);
     if (answer) custom[column.key] = answer;
   }
   return Object.keys(custom).length > 0 ? { ...lead, custom } : lead;

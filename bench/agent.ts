@@ -10,7 +10,8 @@
  * tests see it and in the holdout spelling (another seed, other path shapes,
  * never used in tests). For each goal (as bare text and as a profile):
  * recall and precision against the people the world holds, email accuracy,
- * pages read per lead found, and time.
+ * pages read per lead found, and time; then an enrichment run over stored
+ * leads of that world (bench/support-agent-enrichment.ts).
  *
  *   npm run bench:agent                      # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:agent
@@ -25,6 +26,7 @@ import { listLeads } from '../src/leads/leads.service.ts';
 import { saveResearchProfile } from '../src/leads/research-profiles.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { startAgentWorld, type AgentWorld } from '../test/support/agent-world/index.ts';
+import { benchEnrichment } from './support-agent-enrichment.ts';
 import { benchStore } from './support-store.ts';
 
 interface Goal {
@@ -117,6 +119,7 @@ for (const [index, shape] of shapes.entries()) {
     `  ${shape.name}: recall ${ratio(totals.found, totals.expected)}, precision ${ratio(totals.correct, totals.leads)}, email accuracy ${ratio(totals.emailRight, totals.withEmail)}, ` +
       `pages a lead found ${ratio(totals.pages, totals.found)}, leads with source_url and agent_run_id ${totals.sourced}/${totals.leads} (goal: recall >= 0.8, precision >= 0.95)`,
   );
+  await benchEnrichment(world, shape.name);
 }
 
 await worker.stop();

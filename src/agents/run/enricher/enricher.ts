@@ -147,11 +147,12 @@ function readSite(state: EnricherState, work: LeadWork, url: string, links: Link
   const pages = [...new Set([url, ...own.map((link) => link.url).sort((a, b) => teamFirst(pathOf(a)) - teamFirst(pathOf(b)))])].slice(0, 4);
   for (const page of pages) queue(state, 'peoplePages', work.lead.id, page);
   const home = `${new URL(url).origin}${work.prefix}/`;
-  // A deep page without links to the team: the site's home has them.
-  if (own.length === 0 && url !== home && !work.homeTried) {
-    work.homeTried = true;
-    queue(state, 'sitePages', work.lead.id, home);
-  }
+  if (own.some((link) => teamFirst(pathOf(link.url)) === 0) || work.homeTried) return;
+  // No team page linked here: small sites hang it off their about page, and the home links both.
+  work.homeTried = true;
+  const about = own.find((link) => teamFirst(pathOf(link.url)) === 1);
+  if (about) queue(state, 'sitePages', work.lead.id, about.url);
+  if (url !== home) queue(state, 'sitePages', work.lead.id, home);
 }
 
 /** The lead's own entry on a page of its company: the values it lacks, each with that page as its source. */

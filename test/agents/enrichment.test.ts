@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startRun, waitForRun } from '../support/agents.ts';
+import { download, startRun, waitForRun } from '../support/agents.ts';
 import { useAgentWorld, type WorldCompany } from '../support/agent-world/index.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
@@ -21,9 +21,13 @@ describe('enriching stored leads', () => {
     expect((await server.request('POST', '/api/leads/fields', { key: apiKey, body: { label: 'Job title', auto_research: true } })).status).toBeLessThan(300);
     const people = world.companies.filter((c) => c.industry === 'fintech' && c.city === 'Berlin').flatMap((company) => company.people.map((person) => ({ ...person, company })));
     const [userSet, ...rest] = people;
+    // One lead came from an event's speaker list: its values must come from its company's own pages all the same.
+    const speaker = rest.find((p) => p.company !== userSet!.company && p.name === p.company.people[0]!.name)!;
+    const eventPage = `${world.siteOrigin('events.test')}/berlin/fintech-summit`;
+    const sourceOf = (p: (typeof rest)[number], n: number) => (p === speaker ? { source_url: eventPage } : n % 2 ? { domain: p.company.host } : { source_url: teamPage(p.company) });
     const stored = await importLeads(server, apiKey, [
       { full_name: userSet!.name, company: userSet!.company.name, domain: userSet!.company.host, title: 'Chief Bottle Washer' },
-      ...rest.map((p, n) => (n % 2 ? { full_name: p.name, company: p.company.name, domain: p.company.host } : { full_name: p.name, company: p.company.name, source_url: teamPage(p.company) })),
+      ...rest.map((p, n) => ({ full_name: p.name, company: p.company.name, ...sourceOf(p, n) })),
     ]);
     const started = await startRun(server, apiKey, { goal: 'Fill in what these leads lack', behavior: 'enrichment', lead_ids: stored.map((lead) => lead.id) });
     const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
@@ -49,10 +53,13 @@ describe('enriching stored leads', () => {
     const csv = run.artifacts.find((a: { name: string }) => a.name === 'leads.csv');
     expect(csv.preview.columns).toEqual(['lead_id', 'full_name', 'field', 'value', 'source_url']);
     expect(csv.row_count).toBeGreaterThanOrEqual(titled.length + mailed.length);
-    for (const row of csv.preview.rows) {
-      const person = people.find((p) => p.name === row.full_name)!;
-      expect(row.source_url.startsWith(world.siteUrl(person.company)), row.source_url).toBe(true);
+    const rows = (await (await download(server, csv.download_url)).text()).trim().split('\n').slice(1).map((line) => line.split(','));
+    expect(rows).toHaveLength(csv.row_count);
+    for (const [, fullName, , , sourceUrl] of rows) {
+      const person = people.find((p) => p.name === fullName)!;
+      expect(sourceUrl!.startsWith(world.siteUrl(person.company)), `${fullName}: ${sourceUrl}`).toBe(true);
     }
+    expect(byName.get(speaker.name)).toMatchObject({ title: speaker.title });
   }, 90_000);
 
   it('needs leads: 400 naming lead_ids without them, and lead_ids only with enrichment', async () => {
@@ -63,5 +70,22 @@ describe('enriching stored leads', () => {
     expect(misplaced).toMatchObject({ status: 400, body: { field: 'lead_ids' } });
     const foreign = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Fill in', behavior: 'enrichment', lead_ids: ['00000000-0000-4000-8000-000000000000'] } });
     expect(foreign).toMatchObject({ status: 404, body: { field: 'lead_ids' } });
+    const nothing = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Fill in', behavior: 'enrichment', lead_filter: { q: 'nobody' } } });
+    expect(nothing).toMatchObject({ status: 400, body: { field: 'lead_filter' } });
+  });
+
+  it('takes its leads from the lead list\'s filters', async () => {
+    const { apiKey } = await createTestWorkspace('pro');
+    const company = world.companies.find((c) => c.people.some((p) => p.shown !== 'none'))!;
+    const person = company.people.find((p) => p.shown !== 'none')!;
+    await importLeads(server, apiKey, [
+      { full_name: person.name, company: company.name, source_url: teamPage(company) },
+      { full_name: 'Someone Else', company: 'Elsewhere Ltd' },
+    ]);
+    const started = await startRun(server, apiKey, { goal: 'Fill in', behavior: 'enrichment', lead_filter: { q: person.name } });
+    const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
+    expect(run.result_summary).toMatch(/^Enriched 1 of 1 leads/);
+    const leads = (await server.request('GET', `/api/leads?q=${encodeURIComponent(person.name)}`, { key: apiKey })).body.leads;
+    expect(leads[0]).toMatchObject({ title: person.title, email: person.email });
   });
 });

@@ -31,6 +31,8 @@ interface EnricherState {
 
 const pagesPerStep = 4;
 const normalName = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+// The company's own name says nothing of the page ("Summit Coin" is no summit).
+const withoutName = (title: string, company: string | null) => (company ? title.toLowerCase().split(company.toLowerCase()).join(' ') : title);
 const titleParts = (title: string) => title.split(/\s+[|–—-]\s+/).map((part) => part.trim().toLowerCase());
 
 /**
@@ -120,7 +122,7 @@ function digest(state: EnricherState, outcome: ToolOutcome, context: PlanContext
   if (purpose !== 'search') work.outstanding -= 1;
   if (typeof data.error === 'string') return void (work.done = work.outstanding <= 0);
   if (purpose === 'search') readResults(state, work, (data.results as Array<{ url: string; title: string }>) ?? []);
-  else if (purpose === 'site') readSite(state, work, String(data.url ?? url), (data.links as Link[]) ?? []);
+  else if (purpose === 'site') readSite(state, work, String(data.url ?? url), String(data.title ?? ''), (data.links as Link[]) ?? []);
   else if (purpose === 'people') readPeople(state, work, String(data.url ?? url), (data.people as FoundPerson[]) ?? [], context);
 }
 
@@ -129,9 +131,7 @@ function readResults(state: EnricherState, work: LeadWork, results: Array<{ url:
   const { domain, company } = work.lead;
   const site = results.find((result) => {
     const host = new URL(result.url).hostname;
-    // The company's own name says nothing of the page ("Summit Coin" is no summit).
-    const rest = company ? result.title.toLowerCase().split(company.toLowerCase()).join(' ') : result.title;
-    if (notCompanies.test(host) || notCompanyPage(rest)) return false;
+    if (notCompanies.test(host) || notCompanyPage(withoutName(result.title, company))) return false;
     return (domain && (host === domain || host.endsWith(`.${domain}`))) || (company && titleParts(result.title).includes(company.toLowerCase()));
   });
   if (site) queue(state, 'sitePages', work.lead.id, site.url);
@@ -139,7 +139,13 @@ function readResults(state: EnricherState, work: LeadWork, results: Array<{ url:
 }
 
 /** A page of the company's site: its scope, and its team, about and contact pages within it. */
-function readSite(state: EnricherState, work: LeadWork, url: string, links: Link[]) {
+function readSite(state: EnricherState, work: LeadWork, url: string, title: string, links: Link[]) {
+  if (!work.host && notCompanyPage(withoutName(title, work.lead.company))) {
+    // The lead came from an event, a listing or the press: its company's own site is looked for instead.
+    if (work.lead.company || work.lead.domain) state.searches.push(work.lead.id);
+    else work.done = true;
+    return;
+  }
   const host = new URL(url).hostname;
   work.host ??= host;
   work.prefix ??= scopePrefix(url, links);

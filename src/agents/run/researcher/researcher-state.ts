@@ -157,8 +157,7 @@ function settle(state: ResearcherState, scope: Scope, origin: string, justRead: 
   if ((scope.industry || scope.location) && about && scope.status === 'reading') {
     scope.status = 'verifying';
     queue(state, 'scopePages', about);
-  } else if (scope.status === 'verifying' && scope.industry && scope.location) scope.status = 'matched';
-  else scope.status = 'rejected';
+  } else scope.status = 'rejected';
 }
 
 /** People on a matched scope's page who fit the criteria become leads to save; people of another company named there are not. */

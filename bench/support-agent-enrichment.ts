@@ -12,8 +12,8 @@ const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(2);
  * industries and cities, stored with name and company only: half with the
  * page they came from (`source_url`, a company's team page), half with the
  * company's mail domain alone. Reports the share of titles and emails filled
- * of those the sites show, how many filled values are right, and pages per
- * lead enriched.
+ * of those the sites show, how many filled values are right, locations
+ * filled (the company's stated place), and pages per lead enriched.
  */
 export async function benchEnrichment(world: AgentWorld, label: string): Promise<void> {
   const companies = world.companies.filter((c) => ['fintech|Berlin', 'healthtech|London', 'logistics|Munich'].includes(`${c.industry}|${c.city}`));
@@ -35,10 +35,12 @@ export async function benchEnrichment(world: AgentWorld, label: string): Promise
   const titled = people.filter((p) => after.get(p.name)?.title);
   const mailed = people.filter((p) => after.get(p.name)?.email);
   const right = titled.filter((p) => after.get(p.name)!.title === p.title).length + mailed.filter((p) => after.get(p.name)!.email === p.email).length;
+  const placed = people.filter((p) => after.get(p.name)?.location);
+  const placedRight = placed.filter((p) => after.get(p.name)!.location === p.company.city).length;
   const enriched = people.filter((p) => after.get(p.name)?.title || after.get(p.name)?.email).length;
   console.log(
     `  enrichment of ${people.length} leads: ${run.status}  titles filled ${ratio(titled.length, people.length)} (${titled.length}/${people.length})` +
       `  emails filled ${ratio(mailed.length, people.filter((p) => p.shown !== 'none').length)} (${mailed.length}/${people.filter((p) => p.shown !== 'none').length} shown)` +
-      `  right ${ratio(right, titled.length + mailed.length)}  pages ${run.pages_fetched} (${ratio(run.pages_fetched, enriched)} a lead enriched)  ${((performance.now() - started) / 1000).toFixed(1)} s (goal: filled >= 0.8, right >= 0.95)`,
+      `  right ${ratio(right, titled.length + mailed.length)}  locations ${ratio(placed.length, people.length)} (right ${ratio(placedRight, placed.length)})  pages ${run.pages_fetched} (${ratio(run.pages_fetched, enriched)} a lead enriched)  ${((performance.now() - started) / 1000).toFixed(1)} s (goal: filled >= 0.8, right >= 0.95)`,
   );
 }

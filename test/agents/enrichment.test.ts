@@ -60,6 +60,10 @@ describe('enriching stored leads', () => {
       expect(sourceUrl!.startsWith(world.siteUrl(person.company)), `${fullName}: ${sourceUrl}`).toBe(true);
     }
     expect(byName.get(speaker.name)).toMatchObject({ title: speaker.title });
+    // The location its company's site states (home or about page).
+    const placed = rest.filter((p) => byName.get(p.name)!.location);
+    expect(placed.length / rest.length).toBeGreaterThanOrEqual(0.8);
+    for (const p of placed) expect(byName.get(p.name)!.location).toBe(p.company.city);
   }, 90_000);
 
   it('needs leads: 400 naming lead_ids without them, and lead_ids only with enrichment', async () => {

@@ -14,6 +14,10 @@ interface LeadWork {
   homeTried?: boolean;
   /** Its pages queued or being read: with none left and no entry found, it is done. */
   outstanding: number;
+  /** Its person's entry was found (the values it gave are queued). */
+  found?: boolean;
+  /** Where the company says it is, and the page saying it. */
+  place?: { value: string; source: string };
   done: boolean;
 }
 
@@ -91,10 +95,15 @@ async function initialState(context: PlanContext): Promise<EnricherState> {
     state.work.push(work);
     if (work.done) continue;
     if (lead.source_url && /^https?:/.test(lead.source_url)) queue(state, 'sitePages', lead.id, lead.source_url);
-    else if (lead.company || lead.domain) state.searches.push(lead.id);
+    else if (lead.company || lead.domain) searchFor(state, work);
     else work.done = true;
   }
   return state;
+}
+
+function searchFor(state: EnricherState, work: LeadWork) {
+  state.searches.push(work.lead.id);
+  work.outstanding += 1;
 }
 
 function queue(state: EnricherState, list: 'sitePages' | 'peoplePages', lead: string, url: string) {
@@ -119,11 +128,13 @@ function digest(state: EnricherState, outcome: ToolOutcome, context: PlanContext
   const [leadId, url = ''] = purpose === 'search' ? [rest] : [rest.slice(0, rest.indexOf('|')), rest.slice(rest.indexOf('|') + 1)];
   const work = state.work.find((w) => w.lead.id === leadId);
   if (!work || work.done) return;
-  if (purpose !== 'search') work.outstanding -= 1;
-  if (typeof data.error === 'string') return void (work.done = work.outstanding <= 0);
-  if (purpose === 'search') readResults(state, work, (data.results as Array<{ url: string; title: string }>) ?? []);
-  else if (purpose === 'site') readSite(state, work, String(data.url ?? url), String(data.title ?? ''), (data.links as Link[]) ?? []);
-  else if (purpose === 'people') readPeople(state, work, String(data.url ?? url), (data.people as FoundPerson[]) ?? [], context);
+  work.outstanding -= 1;
+  if (typeof data.error !== 'string') {
+    if (purpose === 'search') readResults(state, work, (data.results as Array<{ url: string; title: string }>) ?? []);
+    else if (purpose === 'site') readSite(state, work, String(data.url ?? url), String(data.title ?? ''), String(data.text ?? ''), (data.links as Link[]) ?? []);
+    else if (purpose === 'people' && !work.found) readPeople(state, work, String(data.url ?? url), (data.people as FoundPerson[]) ?? [], context);
+  }
+  if (!work.done) settleLocation(state, work);
 }
 
 /** The company's site among the results: on the lead's domain, or a page titled with the company's name ("Team | Acme"; no event, list, profile or posting). */
@@ -139,10 +150,10 @@ function readResults(state: EnricherState, work: LeadWork, results: Array<{ url:
 }
 
 /** A page of the company's site: its scope, and its team, about and contact pages within it. */
-function readSite(state: EnricherState, work: LeadWork, url: string, title: string, links: Link[]) {
+function readSite(state: EnricherState, work: LeadWork, url: string, title: string, text: string, links: Link[]) {
   if (!work.host && notCompanyPage(withoutName(title, work.lead.company))) {
     // The lead came from an event, a listing or the press: its company's own site is looked for instead.
-    if (work.lead.company || work.lead.domain) state.searches.push(work.lead.id);
+    if (work.lead.company || work.lead.domain) searchFor(state, work);
     else work.done = true;
     return;
   }
@@ -153,7 +164,11 @@ function readSite(state: EnricherState, work: LeadWork, url: string, title: stri
   const pages = [...new Set([url, ...own.map((link) => link.url).sort((a, b) => teamFirst(pathOf(a)) - teamFirst(pathOf(b)))])].slice(0, 4);
   for (const page of pages) queue(state, 'peoplePages', work.lead.id, page);
   const home = `${new URL(url).origin}${work.prefix}/`;
-  if (own.some((link) => teamFirst(pathOf(link.url)) === 0) || work.homeTried) return;
+  const place = statedPlace.exec(text)?.[1];
+  if (place && !work.place) work.place = { value: place, source: url };
+  // Where the company is, its home or about page says: read once when the lead lacks its location.
+  const wantsPlace = work.lead.missing.includes('location') && !work.place;
+  if ((own.some((link) => teamFirst(pathOf(link.url)) === 0) && !wantsPlace) || work.homeTried) return;
   // No team page linked here: small sites hang it off their about page, and the home links both.
   work.homeTried = true;
   const about = own.find((link) => teamFirst(pathOf(link.url)) === 1);
@@ -165,8 +180,8 @@ function readSite(state: EnricherState, work: LeadWork, url: string, title: stri
 function readPeople(state: EnricherState, work: LeadWork, url: string, people: FoundPerson[], context: PlanContext) {
   if (!work.host || !inScope(url, work.host, work.prefix ?? '')) return;
   const person = people.find((p) => normalName(p.name) === normalName(work.lead.full_name!));
-  if (!person) return void (work.done = work.outstanding <= 0);
-  work.done = true;
+  if (!person) return;
+  work.found = true;
   const { lead } = work;
   const emailDomain = person.email?.split('@')[1]?.toLowerCase();
   // An address on another domain than the lead's is someone else's mailbox (an agency, a shared inbox): not taken.
@@ -182,6 +197,18 @@ function readPeople(state: EnricherState, work: LeadWork, url: string, people: F
     if (answer) found[column.key] = answer;
   }
   for (const [field, value] of Object.entries(found)) state.toFill.push({ lead_id: lead.id, field, value, source_url: url });
+}
+
+// "headquartered in Berlin", "based in New York", "Founded in 2015 in Paris": where a company says it is.
+const statedPlace = /\b(?:[Hh]eadquartered|[Bb]ased|[Ll]ocated|[Ff]ounded in \d{4}) in ((?:[\p{Lu}][\p{L}'.-]+)(?:[ -][\p{Lu}][\p{L}'.-]+)?)/u;
+
+/** Once the person's entry is found, the lead's location is the company's stated place (when its site says one); with no page left, the lead is done. */
+function settleLocation(state: EnricherState, work: LeadWork) {
+  const wantsPlace = work.lead.missing.includes('location');
+  if (work.found && wantsPlace && work.place) {
+    state.toFill.push({ lead_id: work.lead.id, field: 'location', value: work.place.value, source_url: work.place.source });
+    work.done = true;
+  } else if ((work.found && !wantsPlace) || work.outstanding <= 0) work.done = true;
 }
 
 function summaryOf(state: EnricherState): string {

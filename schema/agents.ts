@@ -5,7 +5,7 @@ export const agentRunStatuses = ['queued', 'planning', 'running', 'paused', 'com
 export type AgentRunStatus = (typeof agentRunStatuses)[number];
 export const finishedAgentRunStatuses: readonly AgentRunStatus[] = ['completed', 'failed', 'cancelled'];
 
-export const agentBehaviors = ['lead_generation', 'research'] as const;
+export const agentBehaviors = ['lead_generation', 'research', 'enrichment'] as const;
 
 export const artifact = z
   .object({
@@ -26,7 +26,9 @@ export const agentRun = z
     id: uuid,
     conversation_id: uuid.describe('The conversation the run belongs to: follow-up runs share it and inherit its context and playbook.'),
     goal: z.string().describe('What the run was asked to do.'),
-    behavior: z.enum(agentBehaviors).describe('`lead_generation` (find and save leads) or `research` (answer the goal; saves leads only when asked).'),
+    behavior: z
+      .enum(agentBehaviors)
+      .describe('`lead_generation` (find and save leads), `research` (answer the goal; saves leads only when asked) or `enrichment` (fill in what stored leads lack).'),
     status: z
       .enum(agentRunStatuses)
       .describe(
@@ -42,7 +44,7 @@ export const agentRun = z
     pages_fetched: z.int().describe('Web pages fetched so far (searches not included).'),
     credits_charged: z.int().describe('Agent credits taken so far: 1 per 1,000 model tokens (rounded up per model call) and 1 per page fetched.'),
     overage_credits: z.int().describe('Agent credits spent beyond the balance while overage was on.'),
-    error: z.string().nullable().describe('Why the run failed, or the code of why it stopped early (`insufficient_credits`, `lead_limit`); null otherwise.'),
+    error: z.string().nullable().describe('Why the run failed, or the code of why it stopped early (`insufficient_credits`, `lead_limit`; `search_not_configured` when SEARCH_URL is unset and no model is); null otherwise.'),
     parent_run_id: uuid.nullable().describe('The run this one follows up (a reply to a finished or interrupted run); null for a first run.'),
     profile_id: uuid.nullable().describe('The research profile steering the run, if any.'),
     brand_id: uuid.describe('The brand the run works for (its saved leads go there).'),
@@ -69,7 +71,20 @@ export const startAgentRunInput = z
   .object({
     goal: z.string().trim().min(1).max(4_000).describe('The natural-language goal, e.g. "CTOs of fintech companies in Berlin".'),
     conversation_id: uuid.optional().describe('An existing conversation of this workspace to continue: the run inherits its context and playbook.'),
-    behavior: z.enum(agentBehaviors).default('lead_generation').describe('`lead_generation` (default) or `research`.'),
+    behavior: z
+      .enum(agentBehaviors)
+      .default('lead_generation')
+      .describe('`lead_generation` (default), `research`, or `enrichment`: fill the missing email, title, domain, phone, linkedin_url, location and auto-research columns of the leads in `lead_ids` or `lead_filter`, never overwriting a value.'),
+    lead_ids: z.array(uuid).min(1).max(500).optional().describe('For `enrichment`: the leads to fill in (1–500 of this workspace).'),
+    lead_filter: z
+      .object({
+        q: z.string().max(200).optional().describe('Text the lead list searches for.'),
+        status: z.string().max(40).optional().describe('A lead status, as the lead list filters it.'),
+        agent_run_id: uuid.optional().describe('The leads an agent run saved.'),
+      })
+      .strict()
+      .optional()
+      .describe('For `enrichment` without `lead_ids`: the lead list\'s filters; the newest 500 leads they select.'),
     context: z.record(z.string(), z.unknown()).optional().describe('Facts the agent should use (any JSON object), merged over the conversation\'s.'),
     options: limits.optional(),
     output_schema: z

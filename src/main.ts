@@ -69,6 +69,7 @@ async function main(role: Role) {
     }
     if (role === 'start' || role === 'worker') {
       if (!config.PUBLIC_BASE_URL) log.warn('PUBLIC_BASE_URL is not set: unsubscribe and open links in outgoing mail point at this host', { base: baseUrl(config) });
+      if (!config.SEARCH_URL) log.warn('SEARCH_URL is not set: agent runs cannot search the web, and with no language model they fail at once');
       const worker = await startWorker({ concurrency: config.WORKER_CONCURRENCY });
       stops.push(worker.stop);
     }

@@ -26,6 +26,8 @@ const agentRunSchema = new Schema(
     error: { type: String, default: null },
     profileId: { type: String, default: null },
     skillIds: { type: [String], default: [] },
+    /** An enrichment run's leads, resolved when it started. */
+    leadIds: { type: [String], default: [] },
     /** The conversation's context merged with the run's own, as the run started. */
     context: { type: Schema.Types.Mixed, default: {} },
     options: { type: Schema.Types.Mixed, default: {} },

@@ -10,7 +10,9 @@ import { findOwned } from '../db/find-owned.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
+import { leadsForEnrichment } from '../leads/lead-enrichment.service.ts';
 import { getResearchProfile, recordProfileRun } from '../leads/research-profiles.service.ts';
+import { fieldError } from '../errors/field-error.ts';
 import { assertSkillsInWorkspace } from '../skills/skills.service.ts';
 import { AgentConversation, AgentRun, type AgentRunDoc } from './agent-run.model.ts';
 import { AgentStep, stepId } from './agent-step.model.ts';
@@ -35,6 +37,7 @@ export async function startAgentRun(principal: Pick<Principal, 'workspaceId' | '
   if (input.conversation_id && !conversation) throw notFound('Conversation', 'conversation_id');
   const balances = await getBalances(workspaceId);
   if (balances.agent < 1 && !balances.overage) throw creditsExhausted('agent', 1, balances.agent);
+  const leadIds = await enrichmentSelection(principal, input);
 
   const context = { ...(conversation?.context ?? {}), ...(input.context ?? {}) };
   const conversationId = conversation?._id ?? (await AgentConversation.create({ workspaceId, context })).id;
@@ -52,11 +55,24 @@ export async function startAgentRun(principal: Pick<Principal, 'workspaceId' | '
     outputSchemaJson: input.output_schema ? JSON.stringify(input.output_schema) : null,
     profileId: profile?.id ?? null,
     skillIds: input.skill_ids ?? [],
+    leadIds,
   });
   await openUsage(workspaceId, usageAccount(run.id));
   if (profile) await recordProfileRun(profile.id, now());
   await enqueue(agentRunJob, { runId: run.id });
   return { run_id: run.id, conversation_id: conversationId, status: 'queued' };
+}
+
+/** An enrichment run's leads (400 naming `lead_ids` when it names none and no filter selects any); none for other runs. */
+async function enrichmentSelection(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: StartInput): Promise<string[]> {
+  if (input.behavior !== 'enrichment') {
+    if (input.lead_ids || input.lead_filter) throw fieldError({ field: 'lead_ids', problem: 'lead_ids and lead_filter are for behavior "enrichment"' });
+    return [];
+  }
+  if (!input.lead_ids && !input.lead_filter) throw fieldError({ field: 'lead_ids', problem: 'an enrichment run needs lead_ids (1–500) or lead_filter' });
+  const ids = await leadsForEnrichment(principal.workspaceId, null, { lead_ids: input.lead_ids, filter: input.lead_filter });
+  if (ids.length === 0) throw fieldError({ field: 'lead_filter', problem: 'selects no lead' });
+  return ids;
 }
 
 export async function listAgentRuns(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof listAgentRunsInput>): Promise<RunOut[]> {

@@ -29,8 +29,8 @@ describe('a service whose database goes away', () => {
   it('exits with one line when its embedded FerretDB exits, leaving the folder free', async () => {
     const dataDir = tempDataDir();
     const port = await freePort();
-    // Configured as deployed (PUBLIC_BASE_URL unset would add its warning at start).
-    const service = startMain({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` });
+    // Configured as deployed (PUBLIC_BASE_URL or SEARCH_URL unset would add its warning at start).
+    const service = startMain({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SEARCH_URL: 'http://127.0.0.1:9/' });
     await waitForHealthy(service, port);
 
     process.kill(embeddedState(dataDir).pid, 'SIGKILL');

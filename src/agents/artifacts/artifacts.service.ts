@@ -4,6 +4,9 @@ import type { z } from 'zod';
 import { coreFields } from '../../../schema/leads.ts';
 import { finishedAgentRunStatuses, type artifact } from '../../../schema/agents.ts';
 import { leadsOfAgentRun } from '../../leads/lead-agent.service.ts';
+import { leadsToEnrich } from '../../leads/lead-enrichment.service.ts';
+import type { FilledValue } from '../run/fill-leads.ts';
+import { loadSteps } from '../run/transcript.ts';
 import type { AgentRunDoc } from '../agent-run.model.ts';
 import { AgentArtifact, type AgentArtifactDoc } from './agent-artifact.model.ts';
 import { signedArtifactUrl } from './artifact-url.ts';
@@ -16,6 +19,7 @@ const previewRows = 5;
 
 /** Writes a finished run's files: leads.csv always, result.json when the run produced a structured result. */
 export async function writeArtifacts(run: AgentRunDoc, result: unknown): Promise<void> {
+  if (run.behavior === 'enrichment') return writeChanges(run);
   const leads = await leadsOfAgentRun(run.workspaceId, run._id);
   const columns = ['id', ...coreFields, ...new Set(leads.flatMap((lead) => Object.keys(lead.custom)))];
   const rows = leads.map((lead) => columns.map((column) => (column in lead.custom ? lead.custom[column] : (lead as Record<string, unknown>)[column]) ?? ''));
@@ -27,6 +31,17 @@ export async function writeArtifacts(run: AgentRunDoc, result: unknown): Promise
     const keys = result && typeof result === 'object' && !Array.isArray(result) ? Object.keys(result) : [];
     await store(run, 'result.json', 'application/json', json, 1, { keys });
   }
+}
+
+/** An enrichment run's leads.csv: each value it filled, by lead, with the page it came from. */
+async function writeChanges(run: AgentRunDoc): Promise<void> {
+  const steps = await loadSteps(run._id, run.steps);
+  const filled = steps.flatMap((step) => (step.kind === 'act' ? step.results.filter((r) => r.name === 'fill_leads').flatMap((r) => (r.data.filled as FilledValue[] | undefined) ?? []) : []));
+  const names = new Map((await leadsToEnrich(run.workspaceId, [...new Set(filled.map((f) => f.lead_id))])).map((lead) => [lead.id, lead.full_name ?? '']));
+  const columns = ['lead_id', 'full_name', 'field', 'value', 'source_url'];
+  const rows = filled.map((f) => [f.lead_id, names.get(f.lead_id) ?? '', f.field, f.value, f.source_url]);
+  const preview = rows.slice(0, previewRows).map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]])));
+  await store(run, 'leads.csv', 'text/csv', stringify([columns, ...rows]), rows.length, { columns, rows: preview });
 }
 
 async function store(run: AgentRunDoc, name: string, mimeType: string, content: string, rowCount: number, preview: Record<string, unknown>) {

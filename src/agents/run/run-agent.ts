@@ -1,3 +1,4 @@
+import { settings } from '../../config.ts';
 import { AgentRun, type AgentRunDoc } from '../agent-run.model.ts';
 import { configuredModel } from '../../llm/configured-model.ts';
 import { listFields } from '../../leads/lead-fields.service.ts';
@@ -7,11 +8,14 @@ import { chargeStep } from './step-charge.ts';
 import { decideAfterStep, finishProblem, stopReason } from './step-outcome.ts';
 import { modelPlanner } from './model-planner.ts';
 import type { PlanContext, Planner } from './planner.ts';
+import { enricherPlanner } from './enricher/enricher.ts';
 import { researcherPlanner } from './researcher/researcher.ts';
 import { beginRun, closeEndedRun, finishRun, isFinished, markRunning, recordSources } from './run-lifecycle.ts';
 import { Toolbox, type StepTally } from './toolbox.ts';
 import { loadSteps, recordStep, type Step } from './transcript.ts';
 
+const searchMissing =
+  'Web search is not configured (SEARCH_URL is unset) and no language model is configured: the built-in researcher finds companies through search, so the run stopped before its first step. Set SEARCH_URL to a SearXNG-compatible API.';
 const defaults = { max_leads: 50, max_pages: 60, max_tokens: 200_000 };
 
 /**
@@ -29,7 +33,10 @@ export async function runAgent(runId: string): Promise<void> {
   const steps = await loadSteps(runId, initial.steps);
   const context = await planContext(initial, steps);
   const model = configuredModel();
-  const planner: Planner = model ? modelPlanner(model) : researcherPlanner();
+  // Enrichment matches stored people on their companies' pages: its own planner, with a model or without.
+  const planner: Planner = initial.behavior === 'enrichment' ? enricherPlanner() : model ? modelPlanner(model) : researcherPlanner();
+  // The built-in researcher finds companies only through search: without it, say so before spending a step.
+  if (!model && initial.behavior !== 'enrichment' && !settings().SEARCH_URL && steps.length === 0) return void (await finishRun(runId, 'failed', searchMissing, { error: 'search_not_configured' }));
   const toolbox = new Toolbox(initial, fetchedUrls(steps));
 
   // A worker that died between recording a step and acting on its ask_user or finish left that to this one.

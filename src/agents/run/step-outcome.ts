@@ -33,7 +33,7 @@ export async function decideAfterStep(context: PlanContext, step: Extract<Step, 
     return 'stop';
   }
   const structured = context.outputSchema && planner.usesModel;
-  const summary = planner.usesModel ? parsed.data.summary : `${noModelNote} ${parsed.data.summary}`;
+  const summary = planner.usesModel || context.run.behavior === 'enrichment' ? parsed.data.summary : `${noModelNote} ${parsed.data.summary}`;
   const note = context.outputSchema && !planner.usesModel ? ' No structured result: producing one for output_schema needs a language model.' : '';
   await finishRun(runId, 'completed', summary + note, { result: structured ? parsed.data.result : undefined });
   return 'stop';

@@ -4,6 +4,7 @@ import { readablePage } from '../../../scrapers/readable.ts';
 import { settings } from '../../config.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
+import { fillLeads, fillLeadsArguments } from './fill-leads.ts';
 import { saveAgentLeads } from './save-leads.ts';
 import { parseArguments, toolArguments, type ToolName } from './tool-specs.ts';
 import type { ToolCall, ToolOutcome } from './transcript.ts';
@@ -48,18 +49,21 @@ export class Toolbox {
 
   /**
    * Executes a step's calls, in the order given: reading tools at once,
-   * then `save_leads` (it may name pages read in the same step as sources).
+   * then the writes, `save_leads` and `fill_leads` (they may name pages read
+   * in the same step as sources).
    */
   async executeAll(calls: ToolCall[], budget: Budget, tally: StepTally): Promise<ToolOutcome[]> {
     const results: ToolOutcome[] = new Array(calls.length);
-    await Promise.all(calls.map(async (call, index) => call.name !== 'save_leads' && (results[index] = await this.execute(call, budget, tally))));
-    for (const [index, call] of calls.entries()) if (call.name === 'save_leads') results[index] = await this.execute(call, budget, tally);
+    const writes = (call: ToolCall) => call.name === 'save_leads' || call.name === 'fill_leads';
+    await Promise.all(calls.map(async (call, index) => !writes(call) && (results[index] = await this.execute(call, budget, tally))));
+    for (const [index, call] of calls.entries()) if (writes(call)) results[index] = await this.execute(call, budget, tally);
     return results;
   }
 
   /** Executes one call within the budget, counting what it costs into `tally`. Bad arguments are an error result for the planner, not a failure. */
   async execute(call: ToolCall, budget: Budget, tally: StepTally): Promise<ToolOutcome> {
     const outcome = (data: Record<string, unknown>): ToolOutcome => ({ tool_call_id: call.id, name: call.name, data });
+    if (call.name === 'fill_leads' && this.run.behavior === 'enrichment') return outcome(await this.fill(call.arguments));
     const schema = toolArguments[call.name as ToolName];
     if (!schema) return outcome({ error: `unknown tool ${call.name}: the tools are ${Object.keys(toolArguments).join(', ')}` });
     const parsed = schema.safeParse(parseArguments(call.arguments));
@@ -89,6 +93,12 @@ export class Toolbox {
         // The run loop acts on these; the result only records that they were read.
         return outcome({ accepted: true });
     }
+  }
+
+  private async fill(argumentsJson: string): Promise<Record<string, unknown>> {
+    const parsed = fillLeadsArguments.safeParse(parseArguments(argumentsJson));
+    if (!parsed.success) return { error: `bad arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}` };
+    return { ...(await fillLeads(this.run, parsed.data.updates, this.fetched)) };
   }
 
   /** A page, fetched once per run and process; a page beyond the budget is not fetched. */

@@ -17,7 +17,12 @@ export interface WorldPerson {
 
 export interface WorldCompany {
   name: string;
+  /** The company's own domain: its addresses', and its site's in the one-host-per-company layout. */
   host: string;
+  /** Where its site is served: its own host, or a shared host (a hosting platform) with `sitePrefix`. */
+  siteHost: string;
+  /** '' on its own host, else the path its pages live under (`/sites/blue-pay`). */
+  sitePrefix: string;
   industry: string;
   city: string;
   product: string;
@@ -128,6 +133,8 @@ export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
     return {
       name,
       host,
+      siteHost: host,
+      sitePrefix: '',
       industry,
       city,
       product: random.pick(industries[industry]!.products),

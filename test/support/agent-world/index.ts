@@ -2,16 +2,29 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { generateCompanies, type WorldCompany, type WorldPerson } from './companies.ts';
-import { companyPages, directoryPages, type Page } from './pages.ts';
+import { directoryPages, mediaPages, nonCompanyPages, placeSites, platformPages, type Layout } from './other-sites.ts';
+import { companyPages, type Page } from './pages.ts';
 import { createSearchIndex, searchDocument } from './search-server.ts';
 
 export type { WorldCompany, WorldPerson } from './companies.ts';
+export type { Layout } from './other-sites.ts';
+
+export interface WorldOptions {
+  companies?: number;
+  seed?: number;
+  /** `hosts`: a host per company; `paths`: companies under paths of shared hosts. */
+  layout?: Layout;
+  /** Shapes spelled differently, for the benchmark only (never used in tests). */
+  holdout?: boolean;
+}
 
 export interface AgentWorld {
   /** The SearXNG-compatible search API (SEARCH_URL). */
   searchUrl: string;
   /** `http://<host>:<port>` of a site. */
   siteOrigin(host: string): string;
+  /** The home page of a company's site (on its host, or under its path). */
+  siteUrl(company: WorldCompany): string;
   /** `host=127.0.0.1` for every site, for OUTBOUND_HOST_OVERRIDES. */
   hostOverrides: string;
   companies: WorldCompany[];
@@ -23,16 +36,18 @@ export interface AgentWorld {
   close(): Promise<void>;
 }
 
-const directoryHost = 'directory.test';
 const listen = (server: Server) => new Promise<number>((done) => server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)));
 
 /**
- * Serves a fictional web on 127.0.0.1: every company site (and a directory
- * site) from one server routed by the Host header, and a search API over
+ * Serves a fictional web on 127.0.0.1: every company site (on its own host
+ * or a path of a shared one), a directory, a media site, an event and a job
+ * board, from one server routed by the Host header, and a search API over
  * them on another port.
  */
-export async function startAgentWorld(options: { companies?: number; seed?: number } = {}): Promise<AgentWorld> {
+export async function startAgentWorld(options: WorldOptions = {}): Promise<AgentWorld> {
   const companies = generateCompanies(options.companies, options.seed);
+  const holdout = options.holdout ?? false;
+  placeSites(companies, options.layout ?? 'hosts', holdout);
   const hits = new Map<string, string[]>();
   const sites = new Map<string, Map<string, Page>>();
   const robots = new Map<string, string>();
@@ -47,11 +62,17 @@ export async function startAgentWorld(options: { companies?: number; seed?: numb
   });
   const sitePort = await listen(siteServer);
   const siteOrigin = (host: string) => `http://${host}:${sitePort}`;
+  const siteUrl = (company: WorldCompany) => `${siteOrigin(company.siteHost)}${company.sitePrefix}/`;
+  for (const [host, pages] of platformPages(companies, siteUrl)) sites.set(host, pages);
   for (const company of companies) {
-    sites.set(company.host, companyPages(company, companies.filter((c) => c !== company)));
-    if (company.privateArea) robots.set(company.host, 'User-agent: *\nDisallow: /private/\n');
+    const pages = sites.get(company.siteHost) ?? new Map<string, Page>();
+    for (const [path, page] of companyPages(company, companies.filter((c) => c !== company))) pages.set(path, page);
+    sites.set(company.siteHost, pages);
+    if (company.privateArea) robots.set(company.siteHost, `${robots.get(company.siteHost) ?? 'User-agent: *\n'}Disallow: ${company.sitePrefix}/private/\n`);
   }
-  sites.set(directoryHost, directoryPages(companies, siteOrigin));
+  sites.set('directory.test', directoryPages(companies, siteUrl, holdout));
+  sites.set(holdout ? 'press.test' : 'media.test', mediaPages(companies, siteUrl, holdout));
+  for (const [host, pages] of nonCompanyPages(companies, siteUrl)) sites.set(host, pages);
 
   const search = createSearchIndex([...sites].flatMap(([host, pages]) => [...pages].filter(([, page]) => page.searchable).map(([path, page]) => searchDocument(`${siteOrigin(host)}${path}`, page.html))));
   const queries: string[] = [];
@@ -68,6 +89,7 @@ export async function startAgentWorld(options: { companies?: number; seed?: numb
   return {
     searchUrl: `http://127.0.0.1:${searchPort}`,
     siteOrigin,
+    siteUrl,
     hostOverrides: [...sites.keys()].map((host) => `${host}=127.0.0.1`).join(','),
     companies,
     hits,
@@ -86,7 +108,7 @@ export async function startAgentWorld(options: { companies?: number; seed?: numb
 }
 
 /** The world for one test file, its addresses written into `env` (SEARCH_URL, OUTBOUND_HOST_OVERRIDES, OUTBOUND_ALLOWED_ADDRESSES) before the service starts. */
-export function useAgentWorld(env: Record<string, string>, options: { companies?: number; seed?: number } = {}): AgentWorld {
+export function useAgentWorld(env: Record<string, string>, options: Omit<WorldOptions, 'holdout'> = {}): AgentWorld {
   const world = {} as AgentWorld;
   beforeAll(async () => {
     Object.assign(world, await startAgentWorld(options));

@@ -7,8 +7,8 @@ export interface Page {
   searchable: boolean;
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const document = (title: string, body: string, head = '') =>
+export const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const document = (title: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>${head}</head><body>${body}</body></html>`;
 
 const obfuscated = (email: string, n: number) => {
@@ -59,17 +59,18 @@ function teamMarkup(company: WorldCompany): { body: string; head: string } {
   }
 }
 
-/** Every path of a company's site and what it serves. */
+/** Every path of a company's site (under its `sitePrefix` on a shared host) and what it serves. */
 export function companyPages(company: WorldCompany, others: WorldCompany[]): Map<string, Page> {
   const { name, city, industry, product } = company;
-  const teamLink = `<a href="${company.teamPath}">Our team</a>`;
-  const nav = `<nav><a href="/">Home</a> <a href="${company.aboutPath}">About us</a> ${company.teamUnderAbout ? '' : teamLink} <a href="/careers">Careers</a> <a href="/blog/news">Blog</a> <a href="/contact">Contact</a></nav>`;
+  const at = (path: string) => `${company.sitePrefix}${path}`;
+  const teamLink = `<a href="${at(company.teamPath)}">Our team</a>`;
+  const nav = `<nav><a href="${at('/')}">Home</a> <a href="${at(company.aboutPath)}">About us</a> ${company.teamUnderAbout ? '' : teamLink} <a href="${at('/careers')}">Careers</a> <a href="${at('/blog/news')}">Blog</a> <a href="${at('/contact')}">Contact</a></nav>`;
   const homePlace = company.cityOnlyInAbout ? 'with customers across Europe' : `headquartered in ${escape(city)}`;
   const footer = `<footer><a href="https://www.linkedin.com/company/${company.host.replace('.test', '')}">LinkedIn</a> <a href="https://twitter.com/${company.host.replace('.test', '')}">Twitter</a> © 2026 ${escape(name)}</footer>`;
   const customer = others[(company.name.length * 7) % others.length]!;
   const quoted = customer.people[0]!;
   const pages = new Map<string, Page>();
-  const page = (path: string, title: string, body: string, head = '', searchable = true) => pages.set(path, { title, html: document(title, `${nav}${body}${footer}`, head), searchable });
+  const page = (path: string, title: string, body: string, head = '', searchable = true) => pages.set(at(path), { title, html: document(title, `${nav}${body}${footer}`, head), searchable });
 
   page(
     '/',
@@ -81,34 +82,15 @@ export function companyPages(company: WorldCompany, others: WorldCompany[]): Map
     company.aboutPath,
     `About ${name}`,
     `<h1>About ${escape(name)}</h1><p>Founded in ${2012 + (name.length % 10)} in ${escape(city)}, ${escape(name)} is a ${escape(industry)} team building ${escape(product)}.</p>` +
-      `<p>Meet the people behind it on our <a href="${company.teamPath}">team page</a>.</p>`,
+      `<p>Meet the people behind it on our <a href="${at(company.teamPath)}">team page</a>.</p>`,
   );
   const team = teamMarkup(company);
-  const privateLink = company.privateArea ? ' <a href="/private/board">Board</a>' : '';
+  const privateLink = company.privateArea ? ` <a href="${at('/private/board')}">Board</a>` : '';
   page(company.teamPath, `Team | ${name}`, `<h1>Our team</h1>${team.body}<p>Advisors:${privateLink}</p>`, team.head);
   page('/contact', `Contact | ${name}`, `<h1>Contact</h1><p>Write to <a href="mailto:${company.genericEmail}">${company.genericEmail}</a>.</p><address>Hauptstraße ${name.length}, ${escape(city)}</address>`);
   page('/careers', `Careers | ${name}`, '<h1>Open roles</h1><ul><li>Head of Sales (m/f/d)</li><li>Senior Software Engineer</li></ul>');
   const featured = company.people.at(-1)!;
   page('/blog/news', `News | ${name}`, `<h1>News</h1><p>Last week ${escape(featured.name)} spoke about ${escape(product)} at a meetup in ${escape(city)}.</p>`);
   if (company.privateArea) page('/private/board', `Board | ${name}`, '<h1>Board</h1><div class="member"><h3>Hidden Boardmember</h3><p>Chief Technology Officer</p><a href="mailto:hidden@board.test">mail</a></div>', '', false);
-  return pages;
-}
-
-/** A directory site listing the companies of each industry and city, as a search would surface it. */
-export function directoryPages(companies: WorldCompany[], origin: (host: string) => string): Map<string, Page> {
-  const groups = new Map<string, WorldCompany[]>();
-  for (const company of companies) groups.set(`${company.industry}|${company.city}`, [...(groups.get(`${company.industry}|${company.city}`) ?? []), company]);
-  const pages = new Map<string, Page>();
-  const index: string[] = [];
-  for (const [key, members] of groups) {
-    if (members.length < 2) continue;
-    const [industry, city] = key.split('|') as [string, string];
-    const path = `/${industry}-${city}`.toLowerCase();
-    const title = `Top ${industry} companies in ${city}`;
-    const list = members.map((c) => `<li><a href="${origin(c.host)}/">${escape(c.name)}</a>: ${escape(c.product)}</li>`).join('');
-    pages.set(path, { title, html: document(title, `<h1>${escape(title)}</h1><ul>${list}</ul>`), searchable: true });
-    index.push(`<li><a href="${path}">${escape(title)}</a></li>`);
-  }
-  pages.set('/', { title: 'Startup directory', html: document('Startup directory', `<ul>${index.join('')}</ul>`), searchable: false });
   return pages;
 }

@@ -22,7 +22,7 @@ export function researchCriteria(goal: string, profile: Criteria | null): Resear
   const fromGoal = parseGoal(goal);
   const merge = (a: string[] | undefined, b: string[]) => [...new Set([...(a ?? []), ...b].map((s) => s.trim()).filter(Boolean))];
   return {
-    titles: merge(profile?.titles, fromGoal.titles),
+    titles: merge(profile?.titles?.map(normaliseTitle), fromGoal.titles),
     industries: merge(profile?.industries, fromGoal.industries),
     locations: merge(profile?.locations, fromGoal.locations),
     keywords: merge(profile?.keywords, profile?.industries?.length || fromGoal.industries.length ? [] : fromGoal.keywords),
@@ -37,15 +37,53 @@ function parseGoal(goal: string): { titles: string[]; industries: string[]; loca
   const industryMatch = industryPhrase.exec(text);
   const industries = industryMatch?.[1]?.trim() ? [industryMatch[1].trim().toLowerCase()] : [];
   const titlePart = industryMatch ? text.slice(0, industryMatch.index).replace(leadIn, '').trim() : '';
-  const titles = titlePart
+  const titleParts = titlePart
     .split(/\s*(?:,|\band\b|\bor\b|\/|&)\s*/i)
     .map((title) => title.trim())
     .filter((title) => title.length > 1 && !/^(people|leads|contacts|employees|staff)$/i.test(title));
-  const keywords = text
+  return { titles: withSharedHead(titleParts).map(normaliseTitle), industries, locations, keywords: goalKeywords(text, locations) };
+}
+
+function goalKeywords(text: string, locations: string[]): string[] {
+  return text
     .replace(leadIn, '')
     .split(/[^\p{L}\d-]+/u)
     .filter((word) => word.length > 2 && !stopWords.has(word.toLowerCase()) && !locations.some((l) => l.includes(word)));
-  return { titles, industries, locations, keywords };
+}
+
+// Abbreviated titles a goal may write in lower case or plural ("ctos", "VPs").
+const titleAbbreviations = new Set(['ceo', 'cto', 'cfo', 'coo', 'cmo', 'cpo', 'cro', 'cio', 'ciso', 'chro', 'cdo', 'vp', 'svp', 'evp', 'md', 'gm', 'hr']);
+// Plural words of titles whose singular is the word without its "s"; "Sales", "Operations", "Logistics" name a field and stay.
+const pluralRoles = /^(heads|chiefs|founders|co-?founders|directors|managers|leads|engineers|developers|designers|officers|executives|presidents|partners|owners|architects|scientists|analysts|consultants|specialists|recruiters|advisors|advisers|marketers|researchers|principals|accountants|coordinators|administrators|associates|editors|strategists|representatives|assistants|interns)$/i;
+
+/**
+ * A title as one person holds it: "Heads of Sales" → "Head of Sales",
+ * "ctos" → "CTO", "VPs of Engineering" → "VP of Engineering". Only the
+ * number and the spelling change, never the role: a Head of Sales does not
+ * become a VP Sales.
+ */
+export function normaliseTitle(title: string): string {
+  return title
+    .split(/(\s+|-)/)
+    .map((word) => {
+      const bare = word.toLowerCase();
+      const single = bare.endsWith('s') && titleAbbreviations.has(bare.slice(0, -1)) ? bare.slice(0, -1) : bare;
+      if (titleAbbreviations.has(single)) return single.toUpperCase();
+      return pluralRoles.test(word) ? word.slice(0, -1) : word;
+    })
+    .join('');
+}
+
+const roleHead = /^((?:heads?|directors?|vps?|vice presidents?|chiefs?)\s+(?:of\s+)?)\S/i;
+
+/** "Heads of Sales and Marketing" names two titles: "Heads of Sales", "Heads of Marketing". */
+function withSharedHead(parts: string[]): string[] {
+  let head = '';
+  return parts.map((part) => {
+    const own = roleHead.exec(part);
+    if (own) return ((head = own[1]!), part);
+    return head && !/\b(ceo|cto|cfo|coo|founder|owner|officer|president|partner|manager|engineer|lead|chief|director|head|vp)s?\b/i.test(part) ? `${head}${part}` : part;
+  });
 }
 
 /** Text compared loosely: lower case, without spaces and hyphens ("E-Commerce" and "ecommerce", "health tech" and "healthtech" agree). */

@@ -2,17 +2,20 @@ import type { Plan, PlanContext, Planner } from '../planner.ts';
 import type { FoundLeadInput } from '../tool-specs.ts';
 import type { ToolCall } from '../transcript.ts';
 import { researchCriteria, searchQueries, type ResearchCriteria } from './goal-criteria.ts';
-import { digest, type ResearcherState } from './researcher-state.ts';
+import { digest, worthReading, type ResearcherState } from './researcher-state.ts';
 
 /** Pages read in one step, at once. */
 const pagesPerStep = 4;
 
 /**
  * The researcher used when no language model is configured: it turns the
- * goal and the profile's criteria into searches, visits the results' sites
- * (following directory pages to the companies they list), keeps companies
- * whose pages state the wanted industry and location, reads their team,
- * about and contact pages, and saves the people whose titles match. It
+ * goal and the profile's criteria into searches, reads the result pages
+ * (most promising first by their titles and snippets; list and directory
+ * pages wherever they are lead to the companies they list), works out the
+ * site each company page belongs to (a host, or a path of a shared host),
+ * keeps companies whose pages state the wanted industry and location, reads
+ * their team, about and contact pages, and saves the people whose titles
+ * match. It
  * decides with the same tools a model would, so its steps are recorded,
  * charged and taken over the same way; its state goes with each step.
  */
@@ -31,18 +34,23 @@ export function researcherPlanner(): Planner {
       }
       let pages = Math.min(pagesPerStep, pagesLeft);
       for (; pages > 0 && state.pendingPeople.length > 0; pages--) {
-        const next = state.pendingPeople.shift()!;
-        call(`people:${next.host}`, 'extract_contacts', { url: next.url });
+        const url = state.pendingPeople.shift()!;
+        call(`people:${url}`, 'extract_contacts', { url });
       }
-      for (; pages > 0 && state.pendingVerify.length > 0; pages--) {
-        const next = state.pendingVerify.shift()!;
-        call(`verify:${next.host}`, 'fetch_page', { url: next.url });
+      for (; pages > 0 && state.scopePages.length > 0; pages--) {
+        const url = state.scopePages.shift()!;
+        call(`page:${url}`, 'fetch_page', { url });
       }
-      for (; pages > 0 && state.pendingHomes.length > 0; pages--) {
-        const host = state.pendingHomes.shift()!;
-        call(`home:${host}`, 'fetch_page', { url: `${state.sites.find((s) => s.host === host)!.origin}/` });
+      // Candidates half on the topic wait until the searches are spent; those off it, or like no company, are never read.
+      const searchesLeft = state.nextQuery < state.queries.length;
+      state.candidates = state.candidates.filter((candidate) => candidate.score > 1);
+      for (; pages > 0 && state.candidates.length > 0 && !(searchesLeft && state.candidates[0]!.score <= 3); ) {
+        const candidate = state.candidates.shift()!;
+        if (!worthReading(state, candidate)) continue;
+        call(`page:${candidate.url}`, 'fetch_page', { url: candidate.url });
+        pages--;
       }
-      if (calls.length === 0 && state.nextQuery < state.queries.length && pagesLeft > 0 && leadsLeft > 0) {
+      if (calls.length === 0 && searchesLeft && pagesLeft > 0 && leadsLeft > 0) {
         for (const query of state.queries.slice(state.nextQuery, state.nextQuery + 2)) call(`search:${state.nextQuery++}`, 'web_search', { query });
       }
       if (calls.length === 0) call(`finish:${context.steps.length}`, 'finish', { summary: summaryOf(state, context) });
@@ -69,13 +77,15 @@ function initialState(context: PlanContext): ResearcherState {
     criteria,
     queries: searchQueries(criteria, goal),
     nextQuery: 0,
-    sites: [],
-    pendingHomes: [],
-    pendingVerify: [],
+    scopes: [],
+    candidates: [],
+    scopePages: [],
     pendingPeople: [],
     toSave: [],
     queued: [],
     people: [],
+    pagesRead: 0,
+    lists: 0,
     found: 0,
     saved: 0,
     duplicates: 0,
@@ -83,22 +93,28 @@ function initialState(context: PlanContext): ResearcherState {
 }
 
 // What a custom column asks for, read from its key, label and description, and the lead's answer to it.
-const columnAnswers: Array<[RegExp, (lead: FoundLeadInput, criteria: ResearchCriteria) => string | undefined]> = [
+type Answerable = Pick<FoundLeadInput, 'linkedin_url' | 'phone' | 'location' | 'domain' | 'title' | 'company'>;
+const columnAnswers: Array<[RegExp, (lead: Answerable, criteria: ResearchCriteria | null) => string | undefined]> = [
   [/linked\s?in/i, (lead) => lead.linkedin_url],
   [/phone|telephone/i, (lead) => lead.phone],
-  [/industry|sector|vertical/i, (_, criteria) => (criteria.industries.length === 1 ? criteria.industries[0] : undefined)],
+  [/industry|sector|vertical/i, (_, criteria) => (criteria?.industries.length === 1 ? criteria.industries[0] : undefined)],
   [/city|location|headquarter|\bhq\b/i, (lead) => lead.location],
   [/website|domain|\bsite\b/i, (lead) => lead.domain],
   [/job|title|role|position/i, (lead) => lead.title],
   [/company|employer|organi[sz]ation/i, (lead) => lead.company],
 ];
 
-/** Fills the workspace's auto-research columns the pages answered (the company's industry, site, city; the person's title, LinkedIn, phone). */
+/** A custom column's value for a lead, when what the column asks for is one the pages answered (the company's industry, site, city; the person's title, LinkedIn, phone). */
+export function columnAnswer(column: PlanContext['autoColumns'][number], lead: Answerable, criteria: ResearchCriteria | null = null): string | undefined {
+  const text = `${column.key} ${column.label} ${column.description}`;
+  return columnAnswers.find(([asks]) => asks.test(text))?.[1](lead, criteria);
+}
+
+/** Fills the workspace's auto-research columns the pages answered. */
 function withAutoColumns(lead: FoundLeadInput, columns: PlanContext['autoColumns'], criteria: ResearchCriteria): FoundLeadInput {
   const custom: Record<string, string> = {};
   for (const column of columns) {
-    const text = `${column.key} ${column.label} ${column.description}`;
-    const answer = columnAnswers.find(([asks]) => asks.test(text))?.[1](lead, criteria);
+    const answer = columnAnswer(column, lead, criteria);
     if (answer) custom[column.key] = answer;
   }
   return Object.keys(custom).length > 0 ? { ...lead, custom } : lead;
@@ -113,8 +129,7 @@ function withEarlierGoals(criteria: ResearchCriteria, context: PlanContext): Res
 
 function summaryOf(state: ResearcherState, context: PlanContext): string {
   const { criteria } = state;
-  const matched = state.sites.filter((s) => s.status === 'matched').length;
-  const visited = state.sites.filter((s) => s.status !== 'queued').length;
+  const matched = state.scopes.filter((s) => s.status === 'matched').length;
   const looked = [
     criteria.titles.length ? `titles ${criteria.titles.join(', ')}` : 'any title',
     criteria.industries.length ? `industries ${criteria.industries.join(', ')}` : null,
@@ -122,7 +137,7 @@ function summaryOf(state: ResearcherState, context: PlanContext): string {
   ].filter(Boolean);
   const stopped = context.budget.pagesLeft <= 0 ? ' Stopped at the page budget.' : context.budget.leadsLeft <= 0 ? ' Stopped at the lead budget.' : '';
   return (
-    `Looked for ${looked.join('; ')} with ${state.nextQuery} web searches; visited ${visited} sites, ${matched} of them matching. ` +
+    `Looked for ${looked.join('; ')} with ${state.nextQuery} web searches; read ${state.pagesRead} pages (${state.lists} of them lists of companies) of ${state.scopes.length} company sites, ${matched} of them matching. ` +
     `Found ${state.found} matching people and saved ${state.saved} new leads (${state.duplicates} were already stored).${stopped}`
   );
 }

@@ -4,7 +4,7 @@ import type { NewLead } from '../../../schema/leads.ts';
 import { saveFoundLeads, type FoundLead } from '../../leads/lead-agent.service.ts';
 import { listFields } from '../../leads/lead-fields.service.ts';
 import type { AgentRunDoc } from '../agent-run.model.ts';
-import type { Budget } from './toolbox.ts';
+import type { Budget } from './budget.ts';
 import type { FoundLeadInput } from './tool-specs.ts';
 
 const email = z.email();

@@ -5,6 +5,7 @@ import { settings } from '../../config.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
 import { fillLeads, fillLeadsArguments } from './fill-leads.ts';
+import type { Budget } from './budget.ts';
 import { saveAgentLeads } from './save-leads.ts';
 import { parseArguments, toolArguments, type ToolName } from './tool-specs.ts';
 import type { ToolCall, ToolOutcome } from './transcript.ts';
@@ -17,11 +18,6 @@ export interface StepTally {
   /** Leads saved per site host, for the conversation's playbook. */
   leadsByHost: Record<string, number>;
   limitReached: boolean;
-}
-
-export interface Budget {
-  pagesLeft: number;
-  leadsLeft: number;
 }
 
 /**

@@ -44,7 +44,13 @@ const goals: Goal[] = [
   { goal: 'Chief Executives of edtech companies in Paris', industry: 'edtech', city: 'Paris', roles: ['ceo'] },
   { goal: 'CTOs and CEOs of cybersecurity companies in Amsterdam', industry: 'cybersecurity', city: 'Amsterdam', roles: ['cto', 'ceo'] },
   { goal: 'Find decision makers', industry: 'fintech', city: 'Munich', roles: ['ceo'], profile: { titles: ['CEO'] } },
-  { goal: 'Find decision makers', industry: 'logistics', city: 'Berlin', roles: ['cto'], profile: { titles: ['Chief Technology Officer'] } },
+  {
+    goal: 'Find decision makers',
+    industry: 'logistics',
+    city: 'Berlin',
+    roles: ['cto'],
+    profile: { titles: ['Chief Technology Officer'] },
+  },
 ];
 const count = Number(process.env.BENCH_COMPANIES ?? 48);
 const shapes = [
@@ -60,7 +66,14 @@ const hostOverrides = [...new Set(worlds.flatMap((world) => world.hostOverrides.
 const store = benchStore('agent');
 const { uri, stop } = await store.open();
 const configure = (world: AgentWorld) =>
-  loadConfig({ MONGODB_URI: uri, SECRETS_KEY, LOG_LEVEL: 'warn', SEARCH_URL: world.searchUrl, OUTBOUND_HOST_OVERRIDES: hostOverrides, OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' });
+  loadConfig({
+    MONGODB_URI: uri,
+    SECRETS_KEY,
+    LOG_LEVEL: 'warn',
+    SEARCH_URL: world.searchUrl,
+    OUTBOUND_HOST_OVERRIDES: hostOverrides,
+    OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+  });
 const SECRETS_KEY = randomBytes(32).toString('base64');
 configure(worlds[0]!);
 await connectDatabase(uri);
@@ -78,9 +91,20 @@ for (const [index, shape] of shapes.entries()) {
     const workspace = await createWorkspace({ name: spec.goal, plan: 'business', email: 'agent@bench.test' });
     await setBalances(workspace.workspaceId, { agent: 10_000 });
     const principal = { workspaceId: workspace.workspaceId, brandId: workspace.brandId };
-    const profile = spec.profile && (await saveResearchProfile(workspace.workspaceId, { name: spec.goal, kind: 'icp', criteria: { ...spec.profile, industries: [spec.industry], locations: [spec.city] } }));
+    const profile =
+      spec.profile &&
+      (await saveResearchProfile(workspace.workspaceId, {
+        name: spec.goal,
+        kind: 'icp',
+        criteria: { ...spec.profile, industries: [spec.industry], locations: [spec.city] },
+      }));
     const started = performance.now();
-    const { run_id } = await startAgentRun(principal, { goal: spec.goal, behavior: 'lead_generation', ...(profile && { profile_id: profile.id }), options: { max_pages: 200, max_leads: 500 } });
+    const { run_id } = await startAgentRun(principal, {
+      goal: spec.goal,
+      behavior: 'lead_generation',
+      ...(profile && { profile_id: profile.id }),
+      options: { max_pages: 200, max_leads: 500 },
+    });
     let run = await getAgentRun(workspace.workspaceId, run_id);
     while (!['completed', 'failed', 'cancelled'].includes(run.status)) {
       await new Promise((r) => setTimeout(r, 50));

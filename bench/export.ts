@@ -27,7 +27,14 @@ const leadCount = Number(process.env.BENCH_LEADS ?? 100_000);
 const store = benchStore('export');
 const rssLimitMiB = 100;
 
-const rssMiB = (pid: number | undefined) => Number(/\d+/.exec(readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS'))!)![0]) / 1024;
+const rssMiB = (pid: number | undefined) =>
+  Number(
+    /\d+/.exec(
+      readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('VmRSS'))!,
+    )![0],
+  ) / 1024;
 
 /** Samples a process's RSS every 20 ms until stopped; answers the highest seen. */
 function sampleRss(pid: number | undefined) {
@@ -71,7 +78,15 @@ async function floor(workspaceId: string) {
     .collection('leads')
     .find({ workspaceId, archivedAt: null }, { batchSize: 1000 })
     .sort({ createdAt: -1, _id: -1 });
-  const rows = cursor.map((doc) => [doc._id, ...coreFields.map((f) => doc[f] ?? null), doc.score ?? null, doc.status, doc.email_status ?? null, doc.createdAt.toISOString(), ...customKeys.map((k) => doc.custom?.[k] ?? null)]);
+  const rows = cursor.map((doc) => [
+    doc._id,
+    ...coreFields.map((f) => doc[f] ?? null),
+    doc.score ?? null,
+    doc.status,
+    doc.email_status ?? null,
+    doc.createdAt.toISOString(),
+    ...customKeys.map((k) => doc.custom?.[k] ?? null),
+  ]);
   const { sink, counts } = countingSink();
   const before = rssMiB(undefined);
   const peak = sampleRss(undefined);
@@ -106,10 +121,26 @@ try {
   const best = firstFloor.seconds <= secondFloor.seconds ? firstFloor : secondFloor;
 
   const line = (name: string, s: number, rows: number, bytes: number, extra: string) =>
-    `${name.padEnd(44)} ${s.toFixed(2).padStart(6)} s  ${Math.round(rows / s).toString().padStart(7)} rows/s  ${(bytes / 1024 / 1024).toFixed(1).padStart(5)} MiB  ${extra}`;
-  console.log(line('floor  driver cursor → csv-stringify (best of 2)', best.seconds, best.lines - 1, best.bytes, `RSS growth ${best.growth.toFixed(1)} MiB (bench process)`));
+    `${name.padEnd(44)} ${s.toFixed(2).padStart(6)} s  ${Math.round(rows / s)
+      .toString()
+      .padStart(7)} rows/s  ${(bytes / 1024 / 1024).toFixed(1).padStart(5)} MiB  ${extra}`;
   console.log(
-    line('REST   GET /api/leads/export', seconds, counts.lines - 1, counts.bytes, `API RSS ${before.toFixed(0)} → peak ${(before + growth).toFixed(0)} MiB, growth ${growth.toFixed(1)} MiB (limit ${rssLimitMiB})  ${(seconds / best.seconds).toFixed(2)}x floor time`),
+    line(
+      'floor  driver cursor → csv-stringify (best of 2)',
+      best.seconds,
+      best.lines - 1,
+      best.bytes,
+      `RSS growth ${best.growth.toFixed(1)} MiB (bench process)`,
+    ),
+  );
+  console.log(
+    line(
+      'REST   GET /api/leads/export',
+      seconds,
+      counts.lines - 1,
+      counts.bytes,
+      `API RSS ${before.toFixed(0)} → peak ${(before + growth).toFixed(0)} MiB, growth ${growth.toFixed(1)} MiB (limit ${rssLimitMiB})  ${(seconds / best.seconds).toFixed(2)}x floor time`,
+    ),
   );
   if (counts.lines - 1 !== leadCount) throw new Error(`exported ${counts.lines - 1} rows of ${leadCount}`);
   if (growth >= rssLimitMiB) throw new Error(`API RSS grew ${growth.toFixed(1)} MiB, over ${rssLimitMiB} MiB`);

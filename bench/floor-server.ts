@@ -23,7 +23,16 @@ import { MongoClient } from 'mongodb';
 const client = await new MongoClient(process.env.MONGODB_URI!).connect();
 const db = client.db();
 const leads = db.collection<Record<string, unknown>>('leads');
-const apiKeys = db.collection<{ _id: string; keyId: string; userId: string; workspaceId: string; status: string; expiresAt: Date | null; lastUsedAt: Date | null; scopes: string[] }>('api_keys');
+const apiKeys = db.collection<{
+  _id: string;
+  keyId: string;
+  userId: string;
+  workspaceId: string;
+  status: string;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  scopes: string[];
+}>('api_keys');
 const windows = db.collection<{ _id: string; hits: number[]; lastHit: number }>('rate_limit_windows');
 const users = db.collection<{ _id: string; workspaceId: string; email: string; name: string; createdAt: Date }>('users');
 const workspaceId = process.env.BENCH_WORKSPACE_ID!;
@@ -97,7 +106,8 @@ async function user(authorization: string | undefined, res: ServerResponse) {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   const key = token ? await apiKeys.findOne({ _id: createHash('sha256').update(token).digest('hex') }) : null;
   const now = Date.now();
-  if (!key || key.status !== 'active' || (key.expiresAt && key.expiresAt.getTime() <= now)) return send(res, 401, { error: 'unauthorized' });
+  if (!key || key.status !== 'active' || (key.expiresAt && key.expiresAt.getTime() <= now))
+    return send(res, 401, { error: 'unauthorized' });
   if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > 60_000) {
     void apiKeys.updateOne({ _id: key._id }, { $set: { lastUsedAt: new Date(now) } }).catch(() => undefined);
   }
@@ -107,7 +117,13 @@ async function user(authorization: string | undefined, res: ServerResponse) {
   if (!found || found.workspaceId !== key.workspaceId) return send(res, 404, { error: 'not_found' });
   send(res, 200, {
     success: true,
-    data: { userId: found._id, email: found.email, name: found.name, apiKey: { id: key.keyId, scopes: key.scopes, status: key.status, rateLimit: limit }, createdAt: found.createdAt.toISOString() },
+    data: {
+      userId: found._id,
+      email: found.email,
+      name: found.name,
+      apiKey: { id: key.keyId, scopes: key.scopes, status: key.status, rateLimit: limit },
+      createdAt: found.createdAt.toISOString(),
+    },
   });
 }
 

@@ -43,7 +43,9 @@ const groups = (process.env.BENCH_GROUPS ?? 'list,search,filtered,capacity,user,
 const connections = 32;
 const store = benchStore('bench');
 
-const graphqlBody = JSON.stringify({ query: '{ leadsList(limit: 100) { total workspaceTotal leads { id company email custom status created_at } } }' });
+const graphqlBody = JSON.stringify({
+  query: '{ leadsList(limit: 100) { total workspaceTotal leads { id company email custom status created_at } } }',
+});
 const api = ['src/main.ts', 'api'];
 const floor = ['bench/floor-server.ts'];
 interface Scenario {
@@ -58,23 +60,73 @@ interface Scenario {
   method?: 'POST';
   body?: string;
 }
-const scenarios = ([
-  { name: 'floor  GET ?limit=100', server: floor, path: '/?limit=100', group: 'list', isFloor: true, authenticated: false },
-  { name: 'floor  GET ?q&limit=100', server: floor, path: `/?q=${searchTerm}&limit=100`, group: 'search', isFloor: true, authenticated: false },
-  { name: 'floor  GET ?status&limit=100', server: floor, path: '/?status=new&limit=100', group: 'filtered', isFloor: true, authenticated: false },
-  { name: 'floor  GET /capacity', server: floor, path: '/capacity', group: 'capacity', isFloor: true, authenticated: false },
-  { name: 'REST   GET /api/leads?limit=100', server: api, path: '/api/leads?limit=100', group: 'list', authenticated: true },
-  { name: 'REST   GET /api/leads?q&limit=100', server: api, path: `/api/leads?q=${searchTerm}&limit=100`, group: 'search', authenticated: true },
-  { name: 'REST   GET /api/leads?status&limit=100', server: api, path: '/api/leads?status=new&limit=100', group: 'filtered', authenticated: true },
-  { name: 'REST   GET /api/leads/capacity', server: api, path: '/api/leads/capacity', group: 'capacity', authenticated: true },
-  { name: 'GraphQL leadsList(limit: 100)', server: api, path: '/graphql', method: 'POST', body: graphqlBody, group: 'list', authenticated: true },
-  { name: 'tRPC   leads.list?limit=100', server: api, path: `/trpc/leads.list?input=${encodeURIComponent('{"limit":100}')}`, group: 'list', authenticated: true },
-  { name: 'floor  GET /user (same reads)', server: floor, path: '/user', group: 'user', isFloor: true, authenticated: true },
-  { name: 'REST   GET /api/user', server: api, path: '/api/user', group: 'user', authenticated: true },
-  // Last: it grows the workspace.
-  { name: 'floor  POST /import (500 leads)', server: floor, path: '/import', method: 'POST', group: 'import', isFloor: true, authenticated: false },
-  { name: 'REST   POST /api/leads (500 leads)', server: api, path: '/api/leads', method: 'POST', group: 'import', authenticated: true },
-] satisfies Scenario[] as Scenario[]).filter((s) => groups.includes(s.group));
+const scenarios = (
+  [
+    { name: 'floor  GET ?limit=100', server: floor, path: '/?limit=100', group: 'list', isFloor: true, authenticated: false },
+    {
+      name: 'floor  GET ?q&limit=100',
+      server: floor,
+      path: `/?q=${searchTerm}&limit=100`,
+      group: 'search',
+      isFloor: true,
+      authenticated: false,
+    },
+    {
+      name: 'floor  GET ?status&limit=100',
+      server: floor,
+      path: '/?status=new&limit=100',
+      group: 'filtered',
+      isFloor: true,
+      authenticated: false,
+    },
+    { name: 'floor  GET /capacity', server: floor, path: '/capacity', group: 'capacity', isFloor: true, authenticated: false },
+    { name: 'REST   GET /api/leads?limit=100', server: api, path: '/api/leads?limit=100', group: 'list', authenticated: true },
+    {
+      name: 'REST   GET /api/leads?q&limit=100',
+      server: api,
+      path: `/api/leads?q=${searchTerm}&limit=100`,
+      group: 'search',
+      authenticated: true,
+    },
+    {
+      name: 'REST   GET /api/leads?status&limit=100',
+      server: api,
+      path: '/api/leads?status=new&limit=100',
+      group: 'filtered',
+      authenticated: true,
+    },
+    { name: 'REST   GET /api/leads/capacity', server: api, path: '/api/leads/capacity', group: 'capacity', authenticated: true },
+    {
+      name: 'GraphQL leadsList(limit: 100)',
+      server: api,
+      path: '/graphql',
+      method: 'POST',
+      body: graphqlBody,
+      group: 'list',
+      authenticated: true,
+    },
+    {
+      name: 'tRPC   leads.list?limit=100',
+      server: api,
+      path: `/trpc/leads.list?input=${encodeURIComponent('{"limit":100}')}`,
+      group: 'list',
+      authenticated: true,
+    },
+    { name: 'floor  GET /user (same reads)', server: floor, path: '/user', group: 'user', isFloor: true, authenticated: true },
+    { name: 'REST   GET /api/user', server: api, path: '/api/user', group: 'user', authenticated: true },
+    // Last: it grows the workspace.
+    {
+      name: 'floor  POST /import (500 leads)',
+      server: floor,
+      path: '/import',
+      method: 'POST',
+      group: 'import',
+      isFloor: true,
+      authenticated: false,
+    },
+    { name: 'REST   POST /api/leads (500 leads)', server: api, path: '/api/leads', method: 'POST', group: 'import', authenticated: true },
+  ] satisfies Scenario[] as Scenario[]
+).filter((s) => groups.includes(s.group));
 
 const importBatch = 500;
 const importersAtOnce = 4;
@@ -84,7 +136,12 @@ const importBody = () =>
   JSON.stringify({
     leads: Array.from({ length: importBatch }, () => {
       const n = importedSoFar++;
-      return { email: `imported${n}@import${n % 5000}.test`, full_name: `Imported ${n}`, company: `Import ${n % 5000}`, domain: `import${n % 5000}.test` };
+      return {
+        email: `imported${n}@import${n % 5000}.test`,
+        full_name: `Imported ${n}`,
+        company: `Import ${n % 5000}`,
+        domain: `import${n % 5000}.test`,
+      };
     }),
   });
 
@@ -98,7 +155,11 @@ async function loadImports(url: string, keys: string[]): Promise<{ leadsPerSecon
   const importer = async () => {
     while (performance.now() < deadline) {
       const key = keys[sent++ % Math.max(keys.length, 1)];
-      const response = await fetch(url, { method: 'POST', body: importBody(), headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) } });
+      const response = await fetch(url, {
+        method: 'POST',
+        body: importBody(),
+        headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      });
       const text = await response.text();
       if (response.status === 201) calls++;
       else failed.push(`${response.status} ${text.slice(0, 120)}`);
@@ -120,7 +181,8 @@ async function seed() {
   }
   const started = performance.now();
   const keys = new Map<Scenario, string[]>();
-  for (const scenario of scenarios.filter((s) => s.authenticated)) keys.set(scenario, await createKeys(workspace.workspaceId, keysPerScenario + 1, scenario.name));
+  for (const scenario of scenarios.filter((s) => s.authenticated))
+    keys.set(scenario, await createKeys(workspace.workspaceId, keysPerScenario + 1, scenario.name));
   console.log(`${keys.size} × ${keysPerScenario + 1} API keys made in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   await disconnectDatabase();
   await stop();
@@ -128,7 +190,15 @@ async function seed() {
 }
 
 const rssMiB = (pid: number | undefined, field: 'VmRSS' | 'VmHWM') =>
-  pid ? Number(/\d+/.exec(readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field))!)![0]) / 1024 : NaN;
+  pid
+    ? Number(
+        /\d+/.exec(
+          readFileSync(`/proc/${pid}/status`, 'utf8')
+            .split('\n')
+            .find((l) => l.startsWith(field))!,
+        )![0],
+      ) / 1024
+    : NaN;
 
 const { workspaceId, keys } = await seed();
 const floors: Record<string, number> = {};
@@ -136,7 +206,14 @@ let peakApiRss = 0;
 for (const scenario of scenarios) {
   const database = await store.open();
   const port = await freePort();
-  const env = { MONGODB_URI: database.uri, SECRETS_KEY: randomBytes(32).toString('base64'), PORT: String(port), RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn', BENCH_WORKSPACE_ID: workspaceId };
+  const env = {
+    MONGODB_URI: database.uri,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    PORT: String(port),
+    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    LOG_LEVEL: 'warn',
+    BENCH_WORKSPACE_ID: workspaceId,
+  };
   const health = scenario.server === api ? '/healthz' : '/capacity';
   const server = await startService(process.execPath, scenario.server, env, `http://127.0.0.1:${port}${health}`, 120_000);
   const url = `http://127.0.0.1:${port}${scenario.path}`;
@@ -144,9 +221,16 @@ for (const scenario of scenarios) {
   const probeKey = scenarioKeys.pop();
 
   // One request alone first: its latency without load, and a check that the scenario answers 2xx.
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...(probeKey ? { authorization: `Bearer ${probeKey}` } : {}) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(probeKey ? { authorization: `Bearer ${probeKey}` } : {}),
+  };
   const probeStart = performance.now();
-  const probe = await fetch(url, { method: scenario.method ?? 'GET', body: scenario.group === 'import' ? importBody() : scenario.body, headers });
+  const probe = await fetch(url, {
+    method: scenario.method ?? 'GET',
+    body: scenario.group === 'import' ? importBody() : scenario.body,
+    headers,
+  });
   await probe.text();
   const alone = performance.now() - probeStart;
   if (!probe.ok) throw new Error(`${scenario.name} answered ${probe.status}`);
@@ -158,7 +242,9 @@ for (const scenario of scenarios) {
     const floorRate = floors[scenario.group];
     const ratio = !scenario.isFloor && floorRate ? `  ${(imported.leadsPerSecond / floorRate).toFixed(2)}x floor` : '';
     const failures = imported.failed.length ? `, ${imported.failed.length} NOT 201: ${[...new Set(imported.failed)].join('; ')}` : '';
-    console.log(`${scenario.name.padEnd(36)} ${imported.leadsPerSecond.toFixed(0).padStart(8)} leads/s  alone ${alone.toFixed(0).padStart(5)} ms${ratio}  (${imported.calls} calls${failures})`);
+    console.log(
+      `${scenario.name.padEnd(36)} ${imported.leadsPerSecond.toFixed(0).padStart(8)} leads/s  alone ${alone.toFixed(0).padStart(5)} ms${ratio}  (${imported.calls} calls${failures})`,
+    );
     await server.stop();
     await database.stop();
     continue;

@@ -32,7 +32,15 @@ setLogLevel('warn');
 await connectDatabase(database.uri);
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server: Server = createApiServer(loadConfig({ MONGODB_URI: database.uri, PORT: String(port), PUBLIC_BASE_URL: base, SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn' }));
+const server: Server = createApiServer(
+  loadConfig({
+    MONGODB_URI: database.uri,
+    PORT: String(port),
+    PUBLIC_BASE_URL: base,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+  }),
+);
 await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
 
 const workspace = await createWorkspace({ name: 'Bench', plan: 'business', email: 'bench@example.test' });
@@ -45,7 +53,14 @@ const registration = await fetch(`${base}/oauth/register`, {
 const provider = oauthProvider();
 const client = await provider.Client.find(((await registration.json()) as { client_id: string }).client_id);
 // Tokens as the token endpoint stores them (the same model and adapter), for the bench's user.
-const mint = () => new provider.AccessToken({ accountId: workspace.userId, client, aud: apiResource(), scope: 'read write', gty: 'authorization_code' } as never).save();
+const mint = () =>
+  new provider.AccessToken({
+    accountId: workspace.userId,
+    client,
+    aud: apiResource(),
+    scope: 'read write',
+    gty: 'authorization_code',
+  } as never).save();
 const seedStarted = performance.now();
 for (let i = 0; i < stored; i += 100) await Promise.all(Array.from({ length: Math.min(100, stored - i) }, mint));
 console.log(`seeded ${stored} stored access tokens in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);

@@ -59,7 +59,9 @@ const finished = () => {
 client.on('commandSucceeded', finished);
 client.on('commandFailed', finished);
 
-const server = createApiServer(loadConfig({ MONGODB_URI: database.uri, PORT: '0', RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' }));
+const server = createApiServer(
+  loadConfig({ MONGODB_URI: database.uri, PORT: '0', RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' }),
+);
 await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

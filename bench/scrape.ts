@@ -46,9 +46,17 @@ const port = await freePort();
 const service = await startService(
   process.execPath,
   ['src/main.ts', 'start'],
-  { MONGODB_URI: database.uri, SECRETS_KEY: randomBytes(32).toString('base64'), PORT: String(port), OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn', WORKER_CONCURRENCY: String(parallelRuns),
+  {
+    MONGODB_URI: database.uri,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    PORT: String(port),
+    OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    LOG_LEVEL: 'warn',
+    WORKER_CONCURRENCY: String(parallelRuns),
     // The floor crawls `parallelRuns` chains of one host at once; the service may too (its default is 2 per host).
-    SCRAPE_HOST_CONCURRENCY: String(parallelRuns) },
+    SCRAPE_HOST_CONCURRENCY: String(parallelRuns),
+  },
   `http://127.0.0.1:${port}/healthz`,
 );
 // The crawl phases poll with their own keys, each used well under the limit.
@@ -56,7 +64,11 @@ const pollKeys = await createKeys(workspaceId, 400, 'poll');
 let pollCalls = 0;
 const api = async (method: string, path: string, body?: unknown) => {
   const key = pollKeys[pollCalls++ % pollKeys.length];
-  const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: res.status, body: await res.json() };
 };
 let peakRss = 0;
@@ -66,11 +78,21 @@ const sampleRss = () => {
 };
 
 async function serviceCrawl(engine: 'http' | 'browser', pages: number): Promise<number> {
-  const scraper = (await api('POST', '/api/scrapers', { name: engine, engine, extract: catalogueRules, follow: { next: 'a.next', max_pages: chainLength } })).body.scraper;
+  const scraper = (
+    await api('POST', '/api/scrapers', {
+      name: engine,
+      engine,
+      extract: catalogueRules,
+      follow: { next: 'a.next', max_pages: chainLength },
+    })
+  ).body.scraper;
   const started = performance.now();
   const runIds: string[] = [];
   for (let first = 1; first <= pages; first += chainLength) {
-    const res = await api('POST', `/api/scrape/${scraper.id}`, { url: `${site.origin}/catalogue?page=${first}`, options: { max_pages: Math.min(chainLength, pages - first + 1) } });
+    const res = await api('POST', `/api/scrape/${scraper.id}`, {
+      url: `${site.origin}/catalogue?page=${first}`,
+      options: { max_pages: Math.min(chainLength, pages - first + 1) },
+    });
     runIds.push(res.body.data.runId);
   }
   let fetched = 0;
@@ -101,13 +123,29 @@ const crawlRow = async (engine: 'http' | 'browser', pages: number, label: string
 // Both sides crawl once unmeasured first, so neither pays for its JIT warm-up in the figures.
 await floorCrawl('http', 2 * chainLength, site.origin, { chainLength, parallelRuns });
 await serviceCrawl('http', 2 * chainLength);
-for (const [engine, pages] of [['http', httpPages], ['browser', browserPages]] as const) await crawlRow(engine, pages, 'empty store');
+for (const [engine, pages] of [
+  ['http', httpPages],
+  ['browser', browserPages],
+] as const)
+  await crawlRow(engine, pages, 'empty store');
 const historyScraper = (await api('POST', '/api/scrapers', { name: 'history', extract: catalogueRules })).body.scraper;
-console.log(`\nseeding ${history} finished runs (results and events included)... ${(await seedFinishedRuns(workspaceId, historyScraper.id, history, site.origin)).toFixed(1)} s`);
-for (const [engine, pages] of [['http', httpPages], ['browser', browserPages]] as const) await crawlRow(engine, pages, `${history} runs stored`);
+console.log(
+  `\nseeding ${history} finished runs (results and events included)... ${(await seedFinishedRuns(workspaceId, historyScraper.id, history, site.origin)).toFixed(1)} s`,
+);
+for (const [engine, pages] of [
+  ['http', httpPages],
+  ['browser', browserPages],
+] as const)
+  await crawlRow(engine, pages, `${history} runs stored`);
 
 // Published endpoint: cache hits against the cheapest authenticated call, each over its own half of the keys.
-await api('POST', '/api/endpoints', { slug: 'bench', name: 'Bench', scraper_id: historyScraper.id, url_template: `${site.origin}/catalogue?page={page}`, param_schema: { type: 'object', properties: { page: { type: 'integer' } } } });
+await api('POST', '/api/endpoints', {
+  slug: 'bench',
+  name: 'Bench',
+  scraper_id: historyScraper.id,
+  url_template: `${site.origin}/catalogue?page={page}`,
+  param_schema: { type: 'object', properties: { page: { type: 'integer' } } },
+});
 const warm = await api('GET', '/v1/e/bench?page=1');
 if (warm.status !== 200) throw new Error(`endpoint answered ${warm.status}`);
 const half = loadKeys.length / 2;
@@ -119,7 +157,9 @@ for (const [name, path, keys] of [
   sampleRss();
   console.log(formatFigures(name, figures));
 }
-console.log(`\nservice (API + worker) peak RSS ${peakRss.toFixed(0)} MiB; store: ${store.name}; ${parallelRuns} runs at a time (SCRAPE_HOST_CONCURRENCY ${parallelRuns}), ${chainLength} pages a run; ${connections} connections, ${seconds} s, rate limit ${rateLimitPerMinute}/min per key`);
+console.log(
+  `\nservice (API + worker) peak RSS ${peakRss.toFixed(0)} MiB; store: ${store.name}; ${parallelRuns} runs at a time (SCRAPE_HOST_CONCURRENCY ${parallelRuns}), ${chainLength} pages a run; ${connections} connections, ${seconds} s, rate limit ${rateLimitPerMinute}/min per key`,
+);
 
 await service.stop();
 await disconnectDatabase();

@@ -52,7 +52,13 @@ const sendsAtOnce = 8;
 const store = benchStore('send');
 
 const { uri, stop } = await store.open();
-const workerEnv = { MONGODB_URI: uri, SECRETS_KEY: randomBytes(32).toString('base64'), OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', PUBLIC_BASE_URL: 'http://127.0.0.1:3000', LOG_LEVEL: 'warn' };
+const workerEnv = {
+  MONGODB_URI: uri,
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+  OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+  PUBLIC_BASE_URL: 'http://127.0.0.1:3000',
+  LOG_LEVEL: 'warn',
+};
 loadConfig(workerEnv);
 await connectDatabase(profile ? withUriOption(uri, 'monitorCommands=true') : uri);
 const commandTimes = profile ? watchCommands() : new Map<string, { count: number; ms: number }>();
@@ -87,7 +93,13 @@ async function measured(work: () => Promise<void>): Promise<{ seconds: number; p
 
 /** The floor: the same kind of message, composed the same way, through one pooled nodemailer transport. */
 async function floor() {
-  const transport = nodemailer.createTransport({ ...smtp, auth: { user: 'floor', pass: 'secret' }, pool: true, maxConnections: sendsAtOnce, maxMessages: Infinity });
+  const transport = nodemailer.createTransport({
+    ...smtp,
+    auth: { user: 'floor', pass: 'secret' },
+    pool: true,
+    maxConnections: sendsAtOnce,
+    maxMessages: Infinity,
+  });
   const before = await sinkCount();
   let next = 0;
   const figures = await measured(async () => {
@@ -121,25 +133,55 @@ let activate = async () => {};
 /** A workspace with 3 inboxes and a campaign of `messages` enrolled leads, made through the services; `activate` starts it. */
 async function campaignOfLeads(round: number, active = true) {
   const workspace = await createWorkspace({ name: `Send ${round}`, plan: 'business', email: `send${round}@bench.test` });
-  const principal: Principal = { kind: 'api_key', id: 'bench', workspaceId: workspace.workspaceId, userId: workspace.userId, brandId: null, scopes: ['*'], status: 'active' };
+  const principal: Principal = {
+    kind: 'api_key',
+    id: 'bench',
+    workspaceId: workspace.workspaceId,
+    userId: workspace.userId,
+    brandId: null,
+    scopes: ['*'],
+    status: 'active',
+  };
   const inboxIds: string[] = [];
   for (const n of [1, 2, 3]) {
-    const input = createInboxInput.parse({ name: `Inbox ${n}`, from: `sender${n}@bench.test`, from_name: 'Bench', dailyLimit: 2000, verify: false, smtp: { ...smtp, user: `sender${n}`, password: 'secret' } });
+    const input = createInboxInput.parse({
+      name: `Inbox ${n}`,
+      from: `sender${n}@bench.test`,
+      from_name: 'Bench',
+      dailyLimit: 2000,
+      verify: false,
+      smtp: { ...smtp, user: `sender${n}`, password: 'secret' },
+    });
     inboxIds.push((await createInbox(principal, input)).id);
   }
-  const sequence = await createSequence(principal, createSequenceInput.parse({
-    name: 'Intro',
-    steps: [{ subject: 'Hello {{first_name|there}}', body_html: '<p>Hi {{first_name|there}},</p><p>A word about {{company}} and its growth.</p>' }],
-  }));
+  const sequence = await createSequence(
+    principal,
+    createSequenceInput.parse({
+      name: 'Intro',
+      steps: [
+        {
+          subject: 'Hello {{first_name|there}}',
+          body_html: '<p>Hi {{first_name|there}},</p><p>A word about {{company}} and its growth.</p>',
+        },
+      ],
+    }),
+  );
   const schedule = { timezone: 'UTC', days: [1, 2, 3, 4, 5, 6, 7], start_hour: 0, end_hour: 24 };
-  const campaign = await createCampaign(principal, createCampaignInput.parse({ name: 'Launch', sequence_id: sequence.id, inbox_ids: inboxIds, schedule, daily_limit: 10_000 }));
+  const campaign = await createCampaign(
+    principal,
+    createCampaignInput.parse({ name: 'Launch', sequence_id: sequence.id, inbox_ids: inboxIds, schedule, daily_limit: 10_000 }),
+  );
   for (let offset = 0; offset < messages; offset += 500) {
     const leads = Array.from({ length: Math.min(500, messages - offset) }, (_, i) => {
       const n = round * 1_000_000 + offset + i;
       return { email: `person${n}@company${n % 5000}.test`, full_name: `Person ${n}`, company: `Company ${n}` };
     });
     const imported = await importLeads(workspace.workspaceId, { leads });
-    const enrolled = await enrollLeads(workspace.workspaceId, campaign.id, imported.leads.map((lead) => lead.id));
+    const enrolled = await enrollLeads(
+      workspace.workspaceId,
+      campaign.id,
+      imported.leads.map((lead) => lead.id),
+    );
     if (enrolled.enrolled !== leads.length) throw new Error(`enrolled ${enrolled.enrolled} of ${leads.length} leads`);
   }
   activate = async () => void (await updateCampaign(workspace.workspaceId, { id: campaign.id, status: 'active' }));
@@ -167,7 +209,12 @@ async function passesHere() {
 
 /** A worker process sends the campaign: timed from the campaign's start to the last message at the SMTP server. */
 async function inWorker(before: number) {
-  const worker = await startService(process.execPath, ['src/main.ts', 'worker'], { ...workerEnv, OUTREACH_TICK_MS: '100', LOG_LEVEL: 'info' }, null);
+  const worker = await startService(
+    process.execPath,
+    ['src/main.ts', 'worker'],
+    { ...workerEnv, OUTREACH_TICK_MS: '100', LOG_LEVEL: 'info' },
+    null,
+  );
   await waitFor(() => worker.output().includes('worker started'), 60_000);
   const started = performance.now();
   await activate();
@@ -192,15 +239,50 @@ async function seedHistory(count: number) {
   const campaignId = randomUUID();
   const at = new Date(Date.now() - 30 * 24 * 3_600_000);
   for (let offset = 0; offset < count; offset += 1000) {
-    const ids = Array.from({ length: Math.min(1000, count - offset) }, () => ({ enrollment: `${campaignId}:${randomUUID()}`, lead: randomUUID() }));
-    await db.collection('outreach_enrollments').insertMany(
-      ids.map(({ enrollment, lead }) => ({ _id: enrollment as never, workspaceId: 'history', campaignId, leadId: lead, nextStep: 1, nextDueAt: at, status: 'finished', skipped: [], createdAt: at, updatedAt: at })),
-    );
+    const ids = Array.from({ length: Math.min(1000, count - offset) }, () => ({
+      enrollment: `${campaignId}:${randomUUID()}`,
+      lead: randomUUID(),
+    }));
+    await db
+      .collection('outreach_enrollments')
+      .insertMany(
+        ids.map(({ enrollment, lead }) => ({
+          _id: enrollment as never,
+          workspaceId: 'history',
+          campaignId,
+          leadId: lead,
+          nextStep: 1,
+          nextDueAt: at,
+          status: 'finished',
+          skipped: [],
+          createdAt: at,
+          updatedAt: at,
+        })),
+      );
     await db.collection('outreach_messages').insertMany(
       ids.map(({ enrollment, lead }, i) => ({
-        _id: `${enrollment}:0` as never, workspaceId: 'history', brandId: 'history', campaignId, enrollmentId: enrollment, leadId: lead, inboxId: 'history',
-        step: 0, variant: 0, to: `old${offset + i}@history.test`, subject: 'Hello', messageId: `<${randomUUID()}@history.test>`, inReplyTo: null,
-        status: 'sent', attempts: 1, retryAt: null, error: null, smtpResponse: '250 OK', sentAt: at, openedAt: null, createdAt: at, updatedAt: at,
+        _id: `${enrollment}:0` as never,
+        workspaceId: 'history',
+        brandId: 'history',
+        campaignId,
+        enrollmentId: enrollment,
+        leadId: lead,
+        inboxId: 'history',
+        step: 0,
+        variant: 0,
+        to: `old${offset + i}@history.test`,
+        subject: 'Hello',
+        messageId: `<${randomUUID()}@history.test>`,
+        inReplyTo: null,
+        status: 'sent',
+        attempts: 1,
+        retryAt: null,
+        error: null,
+        smtpResponse: '250 OK',
+        sentAt: at,
+        openedAt: null,
+        createdAt: at,
+        updatedAt: at,
       })),
     );
   }
@@ -209,12 +291,17 @@ async function seedHistory(count: number) {
 const line = (name: string, figures: { seconds: number; peakMb: number }, floorRate?: number) => {
   const rate = messages / figures.seconds;
   const ratio = floorRate ? `  ${(rate / floorRate).toFixed(2)}× floor` : '';
-  console.log(`${name.padEnd(44)} ${figures.seconds.toFixed(1).padStart(6)} s  ${Math.round(rate).toString().padStart(6)} msg/s  peak RSS ${Math.round(figures.peakMb)} MB${ratio}`);
+  console.log(
+    `${name.padEnd(44)} ${figures.seconds.toFixed(1).padStart(6)} s  ${Math.round(rate).toString().padStart(6)} msg/s  peak RSS ${Math.round(figures.peakMb)} MB${ratio}`,
+  );
 };
 
 try {
   console.log(`store: ${store.name}; ${messages} messages per phase, ${sendsAtOnce} at a time, to an SMTP server on 127.0.0.1`);
-  const rounds: Array<[string, () => Promise<void>]> = [['empty store', async () => {}], [`after ${history} earlier messages`, () => seedHistory(history)]];
+  const rounds: Array<[string, () => Promise<void>]> = [
+    ['empty store', async () => {}],
+    [`after ${history} earlier messages`, () => seedHistory(history)],
+  ];
   for (const [index, [label, prepare]] of rounds.entries()) {
     await prepare();
     const floorRun = await floor();

@@ -31,7 +31,10 @@ import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { rateLimitPerMinute } from './support-load.ts';
 import { benchStore, createKeys, median, searchTerm, seedLeads } from './support-store.ts';
 
-const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number).sort((a, b) => a - b);
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const opRepeats = Number(process.env.BENCH_OP_REPEATS ?? 20);
 if (repeats + 1 > rateLimitPerMinute) throw new Error(`BENCH_REPEATS must stay under ${rateLimitPerMinute} (one key per series)`);
@@ -41,7 +44,9 @@ const database = await store.open();
 setLogLevel('warn');
 await connectDatabase(database.uri);
 const workspace = await createWorkspace({ name: 'Envelope', plan: 'business', email: 'envelope@example.test' });
-const server = createApiServer(loadConfig({ MONGODB_URI: database.uri, PORT: '0', RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' }));
+const server = createApiServer(
+  loadConfig({ MONGODB_URI: database.uri, PORT: '0', RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute), LOG_LEVEL: 'warn' }),
+);
 await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -97,7 +102,8 @@ for (const size of sizes) {
   const importRate = (size - leads) / seedSeconds;
   console.log(`grew the workspace from ${leads} to ${size} leads in ${seedSeconds.toFixed(1)} s`);
   leads = size;
-  for (; stored < size; stored += 1000) await docs.insertMany(Array.from({ length: Math.min(1000, size - stored) }, (_, i) => leadShaped(stored + i)));
+  for (; stored < size; stored += 1000)
+    await docs.insertMany(Array.from({ length: Math.min(1000, size - stored) }, (_, i) => leadShaped(stored + i)));
   stored = size;
 
   const list = await listLatency('/api/leads?limit=100');
@@ -105,7 +111,9 @@ for (const size of sizes) {
   const filtered = await listLatency('/api/leads?status=new&limit=100');
   const capacity = await listLatency('/api/leads/capacity');
   const find = await timed(opRepeats, () => docs.findOne({ _id: docId(randomBelow(size)) }));
-  const update = await timed(opRepeats, (i) => docs.updateOne({ _id: docId(randomBelow(size)) }, { $set: { status: i % 2 ? 'contacted' : 'new', updatedAt: new Date() } }));
+  const update = await timed(opRepeats, (i) =>
+    docs.updateOne({ _id: docId(randomBelow(size)) }, { $set: { status: i % 2 ? 'contacted' : 'new', updatedAt: new Date() } }),
+  );
   const insert = await timed(opRepeats, () => docs.insertOne({ ...leadShaped(0), _id: `extra-${inserted++}` }));
   const ms = (value: number, width: number) => `${value < 10 ? value.toFixed(2) : value.toFixed(0)} ms`.padStart(width);
   rows.push(
@@ -122,7 +130,9 @@ console.log(
 );
 for (const row of rows) console.log(row);
 // How the store answers a find by _id (FerretDB reports its SQLite plan: SEARCH uses an index, SCAN reads the table).
-const explained = (await docs.find({ _id: docId(0) }).explain()) as { queryPlanner?: { Plan?: string[]; winningPlan?: { stage?: string } } };
+const explained = (await docs.find({ _id: docId(0) }).explain()) as {
+  queryPlanner?: { Plan?: string[]; winningPlan?: { stage?: string } };
+};
 console.log(`plan of a find by _id: ${explained.queryPlanner?.Plan?.join('; ') ?? explained.queryPlanner?.winningPlan?.stage ?? 'n/a'}`);
 
 server.closeAllConnections();

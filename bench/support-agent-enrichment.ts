@@ -16,16 +16,27 @@ const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(2);
  * filled (the company's stated place), and pages per lead enriched.
  */
 export async function benchEnrichment(world: AgentWorld, label: string): Promise<void> {
-  const companies = world.companies.filter((c) => ['fintech|Berlin', 'healthtech|London', 'logistics|Munich'].includes(`${c.industry}|${c.city}`));
+  const companies = world.companies.filter((c) =>
+    ['fintech|Berlin', 'healthtech|London', 'logistics|Munich'].includes(`${c.industry}|${c.city}`),
+  );
   const people = companies.flatMap((company) => company.people.map((person) => ({ ...person, company })));
   const workspace = await createWorkspace({ name: `enrich ${label}`, plan: 'business', email: 'agent@bench.test' });
   await setBalances(workspace.workspaceId, { agent: 10_000 });
   const principal = { workspaceId: workspace.workspaceId, brandId: workspace.brandId };
   const team = (p: (typeof people)[number]) => `${world.siteUrl(p.company).replace(/\/$/, '')}${p.company.teamPath}`;
-  const leads = people.map((p, n) => ({ full_name: p.name, company: p.company.name, ...(n % 2 ? { domain: p.company.host } : { source_url: team(p) }) }));
+  const leads = people.map((p, n) => ({
+    full_name: p.name,
+    company: p.company.name,
+    ...(n % 2 ? { domain: p.company.host } : { source_url: team(p) }),
+  }));
   const stored = await importLeads(workspace.workspaceId, { leads });
   const started = performance.now();
-  const { run_id } = await startAgentRun(principal, { goal: 'Fill in what these leads lack', behavior: 'enrichment', lead_ids: stored.leads.map((lead) => lead.id), options: { max_pages: 200 } });
+  const { run_id } = await startAgentRun(principal, {
+    goal: 'Fill in what these leads lack',
+    behavior: 'enrichment',
+    lead_ids: stored.leads.map((lead) => lead.id),
+    options: { max_pages: 200 },
+  });
   let run = await getAgentRun(workspace.workspaceId, run_id);
   while (!['completed', 'failed', 'cancelled'].includes(run.status)) {
     await new Promise((r) => setTimeout(r, 50));
@@ -34,7 +45,8 @@ export async function benchEnrichment(world: AgentWorld, label: string): Promise
   const after = new Map((await listLeads(principal, { limit: 500, offset: 0 })).leads.map((lead) => [lead.full_name, lead]));
   const titled = people.filter((p) => after.get(p.name)?.title);
   const mailed = people.filter((p) => after.get(p.name)?.email);
-  const right = titled.filter((p) => after.get(p.name)!.title === p.title).length + mailed.filter((p) => after.get(p.name)!.email === p.email).length;
+  const right =
+    titled.filter((p) => after.get(p.name)!.title === p.title).length + mailed.filter((p) => after.get(p.name)!.email === p.email).length;
   const placed = people.filter((p) => after.get(p.name)?.location);
   const placedRight = placed.filter((p) => after.get(p.name)!.location === p.company.city).length;
   const enriched = people.filter((p) => after.get(p.name)?.title || after.get(p.name)?.email).length;

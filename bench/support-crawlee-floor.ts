@@ -12,7 +12,12 @@ import { catalogueRules } from '../test/support/scraping.ts';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Crawls `pages` pages as chains of `chainLength`, `parallelRuns` chains at a time; returns pages per second. */
-export async function floorCrawl(engine: 'http' | 'browser', pages: number, origin: string, { chainLength, parallelRuns }: { chainLength: number; parallelRuns: number }): Promise<number> {
+export async function floorCrawl(
+  engine: 'http' | 'browser',
+  pages: number,
+  origin: string,
+  { chainLength, parallelRuns }: { chainLength: number; parallelRuns: number },
+): Promise<number> {
   const chains = Array.from({ length: Math.ceil(pages / chainLength) }, (_, i) => i * chainLength + 1);
   const started = performance.now();
   let fetched = 0;
@@ -31,7 +36,12 @@ export async function floorCrawl(engine: 'http' | 'browser', pages: number, orig
             {
               maxConcurrency: 1,
               requestHandler: async ({ request, body, crawler: c }) =>
-                handle(body.toString(), request.url, (u) => c.addRequests([{ url: u, userData: { i: request.userData.i + 1 } }]), request.userData.i),
+                handle(
+                  body.toString(),
+                  request.url,
+                  (u) => c.addRequests([{ url: u, userData: { i: request.userData.i + 1 } }]),
+                  request.userData.i,
+                ),
             },
             config,
           )
@@ -39,9 +49,17 @@ export async function floorCrawl(engine: 'http' | 'browser', pages: number, orig
             {
               maxConcurrency: 1,
               browserPoolOptions: { useFingerprints: false },
-              launchContext: { launcher: chromium, launchOptions: { executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-background-networking'] } },
+              launchContext: {
+                launcher: chromium,
+                launchOptions: { executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-background-networking'] },
+              },
               requestHandler: async ({ request, page, crawler: c }) =>
-                handle(await page.content(), request.url, (u) => c.addRequests([{ url: u, userData: { i: request.userData.i + 1 } }]), request.userData.i),
+                handle(
+                  await page.content(),
+                  request.url,
+                  (u) => c.addRequests([{ url: u, userData: { i: request.userData.i + 1 } }]),
+                  request.userData.i,
+                ),
             },
             config,
           );

@@ -62,7 +62,9 @@ export async function loadWithKeys(options: LoadOptions): Promise<LoadFigures> {
     p99: result.latency.p99,
     done: ok,
     failed,
-    statusCounts: [statusCounts, result.errors ? `${result.errors} errors` : '', result.timeouts ? `${result.timeouts} timeouts` : ''].filter(Boolean).join(' '),
+    statusCounts: [statusCounts, result.errors ? `${result.errors} errors` : '', result.timeouts ? `${result.timeouts} timeouts` : '']
+      .filter(Boolean)
+      .join(' '),
     budgetEndedAfter: budget && result.duration < options.seconds - 0.5 ? result.duration : undefined,
   };
 }

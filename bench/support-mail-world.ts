@@ -24,7 +24,10 @@ for (let d = 0; d < domainCount; d++) {
   domains[benchDomain(d)] =
     d % 10 === 9
       ? { ip: benchHostIp(d), otherwise: 'accept' }
-      : { ip: benchHostIp(d), mailboxes: Object.fromEntries(Array.from({ length: mailboxes }, (_, n) => [`person${n}`, 'accept' as const])) };
+      : {
+          ip: benchHostIp(d),
+          mailboxes: Object.fromEntries(Array.from({ length: mailboxes }, (_, n) => [`person${n}`, 'accept' as const])),
+        };
 }
 
 if (import.meta.main) {

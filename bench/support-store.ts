@@ -76,7 +76,9 @@ export async function createKeys(workspaceId: string, count: number, label: stri
   const keys: string[] = [];
   for (let i = 0; i < count; i += 8) {
     const made = await Promise.all(
-      Array.from({ length: Math.min(8, count - i) }, (_, j) => createApiKey({ workspaceId, userId, name: `${label} ${i + j}`, scopes: ['*'] })),
+      Array.from({ length: Math.min(8, count - i) }, (_, j) =>
+        createApiKey({ workspaceId, userId, name: `${label} ${i + j}`, scopes: ['*'] }),
+      ),
     );
     keys.push(...made.map((k) => k.apiKey));
   }
@@ -120,6 +122,8 @@ export function watchCommands(): CommandTotals {
 export function printCommandProfile(totals: CommandTotals, per: number, unit: string) {
   const rows = [...totals.entries()].sort((a, b) => b[1].ms - a[1].ms);
   for (const [name, { count, ms }] of rows.slice(0, 25)) {
-    console.log(`  ${name.padEnd(70)} ${(count / per).toFixed(2).padStart(6)} per ${unit}  ${(ms / per).toFixed(2).padStart(7)} ms per ${unit}`);
+    console.log(
+      `  ${name.padEnd(70)} ${(count / per).toFixed(2).padStart(6)} per ${unit}  ${(ms / per).toFixed(2).padStart(7)} ms per ${unit}`,
+    );
   }
 }

@@ -98,7 +98,8 @@ async function floor() {
           catchAllAsked = true;
           await probe.check(`nx-floor@${domain}`);
         }
-        for (let address = queue.shift(); address; address = queue.shift()) if ((await probe.check(address)).kind === 'accepted') accepted++;
+        for (let address = queue.shift(); address; address = queue.shift())
+          if ((await probe.check(address)).kind === 'accepted') accepted++;
       } finally {
         await probe.close();
         release();
@@ -119,7 +120,10 @@ async function floor() {
 async function service() {
   const workspace = await createWorkspace({ name: 'Validate', plan: 'business', email: 'validate@bench.test' });
   await setBalances(workspace.workspaceId, { validation: addressCount });
-  await importInBatches(workspace.workspaceId, addresses.map((email) => ({ email })));
+  await importInBatches(
+    workspace.workspaceId,
+    addresses.map((email) => ({ email })),
+  );
   const worker = await startWorker({ concurrency: settings().WORKER_CONCURRENCY });
   commandTimes?.clear();
   let job = { status: '', counts: {} as Record<string, number>, processed: 0, billable: 0 };
@@ -147,8 +151,16 @@ const floorRun = await floor();
 line('floor (DNS + SMTP probes only)', floorRun.seconds, floorRun.peakMb, await hostPeaks());
 const serviceRun = await service();
 const servicePeaks = await hostPeaks();
-line('service (validation job + worker)', serviceRun.seconds, serviceRun.peakMb, servicePeaks, `  ${(floorRun.seconds / serviceRun.seconds).toFixed(2)}x floor`);
-console.log(`job: ${serviceRun.job.status}, processed ${serviceRun.job.processed}, billable ${serviceRun.job.billable}, counts ${JSON.stringify(serviceRun.job.counts)}; floor accepted ${floorRun.accepted}`);
+line(
+  'service (validation job + worker)',
+  serviceRun.seconds,
+  serviceRun.peakMb,
+  servicePeaks,
+  `  ${(floorRun.seconds / serviceRun.seconds).toFixed(2)}x floor`,
+);
+console.log(
+  `job: ${serviceRun.job.status}, processed ${serviceRun.job.processed}, billable ${serviceRun.job.billable}, counts ${JSON.stringify(serviceRun.job.counts)}; floor accepted ${floorRun.accepted}`,
+);
 console.log(`store: ${store.name}; RCPT answered after ${process.env.BENCH_RCPT_DELAY_MS ?? 20} ms; ${domainsAtOnce} domains at once`);
 if (Math.max(...servicePeaks) > perMx) console.log(`OVER THE LIMIT: a mail host saw ${Math.max(...servicePeaks)} connections at once`);
 

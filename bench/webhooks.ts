@@ -38,7 +38,13 @@ const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
 
 const store = benchStore('webhooks');
 const { uri, stop } = await store.open();
-loadConfig({ MONGODB_URI: uri, SECRETS_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn', OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', WORKER_CONCURRENCY: String(concurrency) });
+loadConfig({
+  MONGODB_URI: uri,
+  SECRETS_KEY: randomBytes(32).toString('base64'),
+  LOG_LEVEL: 'warn',
+  OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+  WORKER_CONCURRENCY: String(concurrency),
+});
 await connectDatabase(uri);
 
 const allArrived = (count: number) =>
@@ -46,11 +52,16 @@ const allArrived = (count: number) =>
     onArrival = () => arrivals.size >= count && done();
     onArrival();
   });
-const percentile = (values: number[], p: number) => values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  values.sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 // The floor: the same signed POSTs, `concurrency` at a time, nothing stored.
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
-const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: { webhook_id: 'floor', message: 'x'.repeat(64) } });
+const body = JSON.stringify({
+  type: 'webhook.test',
+  timestamp: new Date().toISOString(),
+  data: { webhook_id: 'floor', message: 'x'.repeat(64) },
+});
 let next = 0;
 const floorStarted = performance.now();
 await Promise.all(
@@ -80,7 +91,9 @@ clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
 const delays = [...emittedAt].map(([id, at]) => arrivals.get(id)! - at);
 
-console.log(`floor (signed POSTs, ${concurrency} at once)  ${eventCount} deliveries  ${floorSeconds.toFixed(1)} s  ${(eventCount / floorSeconds).toFixed(0)} deliveries/s`);
+console.log(
+  `floor (signed POSTs, ${concurrency} at once)  ${eventCount} deliveries  ${floorSeconds.toFixed(1)} s  ${(eventCount / floorSeconds).toFixed(0)} deliveries/s`,
+);
 console.log(
   `service (outbox → fan-out → deliver)       ${eventCount} deliveries  ${seconds.toFixed(1)} s  ${(eventCount / seconds).toFixed(0)} deliveries/s  ` +
     `(events emitted in ${emitSeconds.toFixed(1)} s)  delay event → delivery p50 ${percentile(delays, 0.5).toFixed(0)} ms, p99 ${percentile(delays, 0.99).toFixed(0)} ms  ` +

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { dispatchLater, dueEvents, holdDispatchTurn, markDispatched, onEventStored, releaseDispatchTurn, type StoredEvent } from '../src/events/events.service.ts';
+import {
+  dispatchLater,
+  dueEvents,
+  holdDispatchTurn,
+  markDispatched,
+  onEventStored,
+  releaseDispatchTurn,
+  type StoredEvent,
+} from '../src/events/events.service.ts';
 import { log, logFault, outsideRequest } from '../src/logger.ts';
 import type { Subscriber } from './subscriber-definition.ts';
 
@@ -56,7 +64,12 @@ export function startEventDispatcher(options: {
       handedOn.push(event.id);
     } catch (error) {
       if (event.tries >= retryDelaysMs.length) {
-        log.error('event given up by its subscribers', { eventId: event.id, type: event.type, tries: event.tries + 1, error: messageOf(error) });
+        log.error('event given up by its subscribers', {
+          eventId: event.id,
+          type: event.type,
+          tries: event.tries + 1,
+          error: messageOf(error),
+        });
         handedOn.push(event.id);
       } else {
         log.warn('event handed on again later: a subscriber failed', { eventId: event.id, type: event.type, error: messageOf(error) });
@@ -122,7 +135,7 @@ export function startEventDispatcher(options: {
       nudge();
       await loop;
       queued.length = 0;
-      for (const deadline = Date.now() + graceMs; running > 0 && Date.now() < deadline; ) await new Promise((done) => setTimeout(done, 20));
+      for (const deadline = Date.now() + graceMs; running > 0 && Date.now() < deadline;) await new Promise((done) => setTimeout(done, 20));
       stopListening();
       // Events still running keep their markers: the next dispatcher hands them on again.
       await flush().catch(logFault);

@@ -13,7 +13,11 @@ const JobAttempts = mongoose.model(
 
 /** Records one more start of the job and returns how many there have been. */
 export async function countJobStart(jobId: string): Promise<number> {
-  const counted = await JobAttempts.findOneAndUpdate({ _id: jobId }, { $inc: { starts: 1 } }, { upsert: true, returnDocument: 'after' }).lean();
+  const counted = await JobAttempts.findOneAndUpdate(
+    { _id: jobId },
+    { $inc: { starts: 1 } },
+    { upsert: true, returnDocument: 'after' },
+  ).lean();
   return counted!.starts;
 }
 

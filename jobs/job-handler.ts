@@ -11,7 +11,10 @@ export interface JobHandler<Payload extends z.ZodType = z.ZodType> {
   onWorkerStop?(): void | Promise<void>;
 }
 
-export const handleJob = <Payload extends z.ZodType>(contract: JobContract<Payload>, handler: Omit<JobHandler<Payload>, 'contract'>): JobHandler<Payload> => ({
+export const handleJob = <Payload extends z.ZodType>(
+  contract: JobContract<Payload>,
+  handler: Omit<JobHandler<Payload>, 'contract'>,
+): JobHandler<Payload> => ({
   contract,
   ...handler,
 });

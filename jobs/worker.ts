@@ -49,7 +49,8 @@ async function handle(handler: JobHandler, job: Job, lockLifetimeMs: number) {
     jobRuns.inc({ job: contract.name, outcome: 'completed' });
   } catch (error) {
     // The database going away fails whatever runs at that moment; the connection watcher reports it once, on its own line.
-    if (isDatabaseUnreachable(error)) log.info('job failed: the database is unreachable', { job: contract.name, attempt, error: messageOf(error) });
+    if (isDatabaseUnreachable(error))
+      log.info('job failed: the database is unreachable', { job: contract.name, attempt, error: messageOf(error) });
     else log.error('job failed', { job: contract.name, attempt, error: messageOf(error) });
     if (!lastAttempt) {
       jobRuns.inc({ job: contract.name, outcome: 'failed' });
@@ -87,7 +88,7 @@ interface AgendaProcessorState {
 
 async function queueFillingSettled(processor: AgendaProcessorState | undefined) {
   const busy = () => (processor?.isJobQueueFilling?.size ?? 0) > 0 || (processor?.localQueueProcessing ?? 0) > 0;
-  for (const deadline = Date.now() + 2_000; busy() && Date.now() < deadline; ) await sleep(20);
+  for (const deadline = Date.now() + 2_000; busy() && Date.now() < deadline;) await sleep(20);
   await sleep(50); // the unlock Agenda starts last without awaiting it
 }
 

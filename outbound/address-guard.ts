@@ -16,7 +16,11 @@ export class UrlNotAllowedError extends Error {
 
 /** True when `error`, or an error it wraps (HTTP clients wrap what their DNS lookup and hooks throw), is the guard's refusal. */
 export function isAddressRefusal(error: unknown): boolean {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
+  for (
+    let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 5;
+    current = current.cause as typeof current, depth++
+  ) {
     if (current instanceof UrlNotAllowedError || current.code === 'url_not_allowed') return true;
   }
   return false;
@@ -57,7 +61,8 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 /** Every address the URL's host resolves to must be allowed; returns them for the connection to use. */
 export async function assertUrlAllowed(url: string | URL, policy: AddressPolicy): Promise<string[]> {
   const parsed = typeof url === 'string' ? new URL(url) : url;
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UrlNotAllowedError(`Only http and https URLs can be fetched, not ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UrlNotAllowedError(`Only http and https URLs can be fetched, not ${parsed.protocol}`);
   return approvedAddresses(hostOf(parsed), policy);
 }
 
@@ -66,9 +71,11 @@ export async function assertUrlAllowed(url: string | URL, policy: AddressPolicy)
  * protocol's connection, e.g. SMTP, connects to one of these itself).
  */
 export async function approvedAddresses(host: string, policy: AddressPolicy): Promise<string[]> {
-  const addresses = isIP(host) ? [host] : await policy.resolve(host).catch(() => {
-    throw new UrlNotAllowedError(`${host} does not resolve`);
-  });
+  const addresses = isIP(host)
+    ? [host]
+    : await policy.resolve(host).catch(() => {
+        throw new UrlNotAllowedError(`${host} does not resolve`);
+      });
   return assertAddressesAllowed(host, addresses, policy);
 }
 
@@ -79,7 +86,8 @@ export async function approvedAddresses(host: string, policy: AddressPolicy): Pr
  */
 export function assertAddressesAllowed(host: string, addresses: string[], policy: AddressPolicy): string[] {
   const forbidden = addresses.find((address) => isForbiddenAddress(address, policy));
-  if (forbidden || !addresses.length) throw new UrlNotAllowedError(
+  if (forbidden || !addresses.length)
+    throw new UrlNotAllowedError(
       forbidden
         ? `${host} resolves to ${forbidden}, which outbound calls may not reach (loopback, private and reserved ranges are refused; OUTBOUND_ALLOWED_ADDRESSES lists addresses to allow)`
         : `${host} resolves to nothing`,
@@ -93,11 +101,16 @@ export function assertAddressesAllowed(host: string, addresses: string[], policy
  * host name is left to the guarded lookup of each connection.
  */
 export async function assertLiteralAddressAllowed(url: URL, policy: AddressPolicy): Promise<void> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlNotAllowedError(`Only http and https URLs can be fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UrlNotAllowedError(`Only http and https URLs can be fetched, not ${url.protocol}`);
   if (isIP(hostOf(url))) await assertUrlAllowed(url, policy);
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<{ address: string; family: number }>, family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<{ address: string; family: number }>,
+  family?: number,
+) => void;
 
 /**
  * A `dns.lookup` replacement for the HTTP client: it resolves through the

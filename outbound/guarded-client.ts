@@ -56,7 +56,11 @@ const certificateCodes = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_A
 /** Why an outbound request failed, for the ones the caller should name: the guard refused it, or its certificate. */
 export function outboundFailureCode(error: unknown): 'url_not_allowed' | 'tls_error' | undefined {
   if (isAddressRefusal(error)) return 'url_not_allowed';
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
+  for (
+    let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 5;
+    current = current.cause as typeof current, depth++
+  ) {
     if (typeof current.code === 'string' && certificateCodes.test(current.code)) return 'tls_error';
   }
   return undefined;

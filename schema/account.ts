@@ -1,16 +1,7 @@
 import { z } from 'zod';
 import { dateTime, uuid } from './common.ts';
 
-export const permissions = [
-  'read',
-  'write',
-  'scraper',
-  'agents',
-  'endpoints:invoke',
-  'leads:validate',
-  'outreach:send',
-  '*',
-] as const;
+export const permissions = ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'leads:validate', 'outreach:send', '*'] as const;
 
 export const permission = z.enum(permissions).describe('A permission an API key can carry; `*` grants everything.');
 export type Permission = z.infer<typeof permission>;
@@ -20,11 +11,11 @@ export const currentUserOutput = z
     success: z.boolean().describe('Always true for a valid key.'),
     data: z.object({
       userId: uuid.describe('The user the key belongs to.'),
-      email: z.string().describe('The user\'s email address.'),
-      name: z.string().describe('The user\'s display name.'),
+      email: z.string().describe("The user's email address."),
+      name: z.string().describe("The user's display name."),
       apiKey: z
         .object({
-          id: z.string().describe('The key\'s id (not its secret).'),
+          id: z.string().describe("The key's id (not its secret)."),
           scopes: z.array(z.string()).describe('Permissions the key carries.'),
           status: z.enum(['active', 'revoked']).describe('Key status.'),
           rateLimit: z.int().describe('Requests per minute allowed for this key.'),

@@ -10,13 +10,17 @@ export const agentBehaviors = ['lead_generation', 'research', 'enrichment'] as c
 export const artifact = z
   .object({
     id: uuid,
-    name: z.string().describe('File name: `leads.csv` (the leads the run saved) or `result.json` (the structured result, with `output_schema`).'),
+    name: z
+      .string()
+      .describe('File name: `leads.csv` (the leads the run saved) or `result.json` (the structured result, with `output_schema`).'),
     mime_type: z.string().describe('`text/csv` or `application/json`.'),
     row_count: z.int().describe('CSV rows without the header, or 1 for `result.json`.'),
     size_bytes: z.int().describe('Size of the file in bytes.'),
     preview: z
       .record(z.string(), z.unknown())
-      .describe('A glimpse of the content: `{ columns, rows }` with the first 5 rows of a CSV (each an object by column), or `{ keys }` with the top-level keys of a JSON result.'),
+      .describe(
+        'A glimpse of the content: `{ columns, rows }` with the first 5 rows of a CSV (each an object by column), or `{ keys }` with the top-level keys of a JSON result.',
+      ),
     download_url: z.string().describe('Signed URL valid one hour from this answer; needs no API key. Expired or altered, it answers 403.'),
   })
   .meta({ id: 'AgentArtifact' });
@@ -28,7 +32,9 @@ export const agentRun = z
     goal: z.string().describe('What the run was asked to do.'),
     behavior: z
       .enum(agentBehaviors)
-      .describe('`lead_generation` (find and save leads), `research` (answer the goal; saves leads only when asked) or `enrichment` (fill in what stored leads lack).'),
+      .describe(
+        '`lead_generation` (find and save leads), `research` (answer the goal; saves leads only when asked) or `enrichment` (fill in what stored leads lack).',
+      ),
     status: z
       .enum(agentRunStatuses)
       .describe(
@@ -38,14 +44,27 @@ export const agentRun = z
     result_summary: z
       .string()
       .nullable()
-      .describe('The result; while `paused`, the question the agent asks. Says when no language model was used, and when the run stopped early (credits, lead limit, caps).'),
-    tokens_used: z.int().describe('Language-model tokens used so far (prompt and completion, as the model\'s API reports them); 0 without a model.'),
+      .describe(
+        'The result; while `paused`, the question the agent asks. Says when no language model was used, and when the run stopped early (credits, lead limit, caps).',
+      ),
+    tokens_used: z
+      .int()
+      .describe("Language-model tokens used so far (prompt and completion, as the model's API reports them); 0 without a model."),
     leads_saved: z.int().describe('Leads this run stored so far (duplicates of stored leads are not counted).'),
     pages_fetched: z.int().describe('Web pages fetched so far (searches not included).'),
-    credits_charged: z.int().describe('Agent credits taken so far: 1 per 1,000 model tokens (rounded up per model call) and 1 per page fetched.'),
+    credits_charged: z
+      .int()
+      .describe('Agent credits taken so far: 1 per 1,000 model tokens (rounded up per model call) and 1 per page fetched.'),
     overage_credits: z.int().describe('Agent credits spent beyond the balance while overage was on.'),
-    error: z.string().nullable().describe('Why the run failed, or the code of why it stopped early (`insufficient_credits`, `lead_limit`; `search_not_configured` when SEARCH_URL is unset and no model is); null otherwise.'),
-    parent_run_id: uuid.nullable().describe('The run this one follows up (a reply to a finished or interrupted run); null for a first run.'),
+    error: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the run failed, or the code of why it stopped early (`insufficient_credits`, `lead_limit`; `search_not_configured` when SEARCH_URL is unset and no model is); null otherwise.',
+      ),
+    parent_run_id: uuid
+      .nullable()
+      .describe('The run this one follows up (a reply to a finished or interrupted run); null for a first run.'),
     profile_id: uuid.nullable().describe('The research profile steering the run, if any.'),
     brand_id: uuid.describe('The brand the run works for (its saved leads go there).'),
     started_at: nullableDateTime.describe('When a worker took the run up.'),
@@ -70,11 +89,15 @@ const limits = z
 export const startAgentRunInput = z
   .object({
     goal: z.string().trim().min(1).max(4_000).describe('The natural-language goal, e.g. "CTOs of fintech companies in Berlin".'),
-    conversation_id: uuid.optional().describe('An existing conversation of this workspace to continue: the run inherits its context and playbook.'),
+    conversation_id: uuid
+      .optional()
+      .describe('An existing conversation of this workspace to continue: the run inherits its context and playbook.'),
     behavior: z
       .enum(agentBehaviors)
       .default('lead_generation')
-      .describe('`lead_generation` (default), `research`, or `enrichment`: fill the missing email, title, domain, phone, linkedin_url, location and auto-research columns of the leads in `lead_ids` or `lead_filter`, never overwriting a value.'),
+      .describe(
+        '`lead_generation` (default), `research`, or `enrichment`: fill the missing email, title, domain, phone, linkedin_url, location and auto-research columns of the leads in `lead_ids` or `lead_filter`, never overwriting a value.',
+      ),
     lead_ids: z.array(uuid).min(1).max(500).optional().describe('For `enrichment`: the leads to fill in (1–500 of this workspace).'),
     lead_filter: z
       .object({
@@ -84,19 +107,32 @@ export const startAgentRunInput = z
       })
       .strict()
       .optional()
-      .describe('For `enrichment` without `lead_ids`: the lead list\'s filters; the newest 500 leads they select.'),
-    context: z.record(z.string(), z.unknown()).optional().describe('Facts the agent should use (any JSON object), merged over the conversation\'s.'),
+      .describe("For `enrichment` without `lead_ids`: the lead list's filters; the newest 500 leads they select."),
+    context: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("Facts the agent should use (any JSON object), merged over the conversation's."),
     options: limits.optional(),
     output_schema: z
       .record(z.string(), z.unknown())
       .optional()
       .describe('A JSON Schema the final structured result must conform to; the result is then kept as the artifact `result.json`.'),
-    profile_id: uuid.optional().describe('A saved research profile whose criteria (industries, locations, titles, keywords, exclusions, required fields) steer the run.'),
-    skill_ids: z.array(uuid).max(10).optional().describe('Skills whose instructions are added to the run\'s system prompt (at most 10). They never add tools.'),
-    brand_id: uuid.optional().describe('The brand to work for; default the credential\'s brand.'),
+    profile_id: uuid
+      .optional()
+      .describe(
+        'A saved research profile whose criteria (industries, locations, titles, keywords, exclusions, required fields) steer the run.',
+      ),
+    skill_ids: z
+      .array(uuid)
+      .max(10)
+      .optional()
+      .describe("Skills whose instructions are added to the run's system prompt (at most 10). They never add tools."),
+    brand_id: uuid.optional().describe("The brand to work for; default the credential's brand."),
   })
   .strict()
-  .meta({ examples: [{ goal: 'CTOs of fintech companies in Berlin', behavior: 'lead_generation', options: { max_leads: 20, max_pages: 30 } }] });
+  .meta({
+    examples: [{ goal: 'CTOs of fintech companies in Berlin', behavior: 'lead_generation', options: { max_leads: 20, max_pages: 30 } }],
+  });
 
 export const startAgentRunOutput = z.object({
   run_id: uuid,
@@ -106,7 +142,7 @@ export const startAgentRunOutput = z.object({
 
 export const listAgentRunsInput = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many runs, newest first (at most 100; default 20).'),
-  brand: brandFilter.describe('A brand id, or `all` for the whole workspace; default the credential\'s brand.'),
+  brand: brandFilter.describe("A brand id, or `all` for the whole workspace; default the credential's brand."),
 });
 
 export const agentRunIdInput = z.object({ id: uuid.describe('The run.') });
@@ -114,8 +150,16 @@ export const agentRunIdInput = z.object({ id: uuid.describe('The run.') });
 export const replyToAgentRunInput = z
   .object({
     id: uuid.describe('The run.'),
-    message: z.string().trim().min(1).max(4_000).describe('The answer to a paused run\'s question, or the next instruction for a follow-up run.'),
-    interrupt: z.boolean().default(false).describe('For a run still working: cancel it and start a new run with the message. Without it such a run answers 409.'),
+    message: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4_000)
+      .describe("The answer to a paused run's question, or the next instruction for a follow-up run."),
+    interrupt: z
+      .boolean()
+      .default(false)
+      .describe('For a run still working: cancel it and start a new run with the message. Without it such a run answers 409.'),
   })
   .strict()
   .meta({ examples: [{ id: exampleId, message: 'Only companies with 50 to 200 employees.', interrupt: true }] });

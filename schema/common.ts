@@ -14,7 +14,9 @@ export const brandFilter = z
   .optional()
   .describe('A brand id to narrow to one brand, or `all` for the whole workspace (the default).');
 
-const errorCode = z.enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]]).describe('Machine-readable code to branch on, for example `lead_limit`.');
+const errorCode = z
+  .enum(Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]])
+  .describe('Machine-readable code to branch on, for example `lead_limit`.');
 const count = z.int().min(0);
 
 /**
@@ -25,25 +27,54 @@ export const errorBody = z
   .object({
     error: z.string().describe('Human-readable message; for a 400 it names the field.'),
     code: errorCode,
-    field: z.string().optional().describe('The input field at fault (`validation_failed`, `invalid_json`, `url_not_allowed`; a `not_found` or `conflict` about a field, e.g. `brand`, `slug`).'),
+    field: z
+      .string()
+      .optional()
+      .describe(
+        'The input field at fault (`validation_failed`, `invalid_json`, `url_not_allowed`; a `not_found` or `conflict` about a field, e.g. `brand`, `slug`).',
+      ),
     issues: z
-      .array(z.object({ field: z.string().describe('The field, as a dotted path.'), message: z.string().describe('What is wrong with it.') }))
+      .array(
+        z.object({ field: z.string().describe('The field, as a dotted path.'), message: z.string().describe('What is wrong with it.') }),
+      )
       .optional()
       .describe('`validation_failed` from input checks: every invalid field.'),
     permission: z.string().optional().describe('`missing_permission`: the permission the credential lacks.'),
-    plan: z.enum(plans).optional().describe('`plan_required` (or the gate\'s own code): the workspace\'s plan.'),
-    required: z.enum(Object.keys(planGates) as [PlanGate, ...PlanGate[]]).optional().describe('`plan_required`: the gate, `paid` (any paid plan) or `pro` (Pro or Business).'),
-    retryAfter: count.optional().describe('`rate_limited`: seconds until the rolling minute has room again (also the Retry-After header); `smtp_unavailable`: seconds worth waiting before trying again.'),
+    plan: z.enum(plans).optional().describe("`plan_required` (or the gate's own code): the workspace's plan."),
+    required: z
+      .enum(Object.keys(planGates) as [PlanGate, ...PlanGate[]])
+      .optional()
+      .describe('`plan_required`: the gate, `paid` (any paid plan) or `pro` (Pro or Business).'),
+    retryAfter: count
+      .optional()
+      .describe(
+        '`rate_limited`: seconds until the rolling minute has room again (also the Retry-After header); `smtp_unavailable`: seconds worth waiting before trying again.',
+      ),
     used: count.optional().describe('`lead_limit`: leads stored now; `key_limit`: active API keys now.'),
-    limit: count.optional().describe('`lead_limit`: the plan\'s cap on stored leads; `key_limit`: the plan\'s cap on active API keys.'),
+    limit: count.optional().describe("`lead_limit`: the plan's cap on stored leads; `key_limit`: the plan's cap on active API keys."),
     needed: count.optional().describe('`insufficient_credits` (and other exhausted balances): credits the call needs.'),
     remaining: count.optional().describe('`insufficient_credits`: credits left.'),
-    endpoints: z.array(z.string()).optional().describe('`conflict` on deleting a scraper: the slugs of the published endpoints that use it.'),
+    endpoints: z
+      .array(z.string())
+      .optional()
+      .describe('`conflict` on deleting a scraper: the slugs of the published endpoints that use it.'),
     runId: uuid.optional().describe('`run_failed`: the run that failed.'),
-    campaigns: z.array(z.string()).optional().describe('`conflict` on deleting an inbox or a sequence: the names of the active campaigns that use it.'),
-    status: z.string().optional().describe('`conflict` on changing a campaign or enrolling in it: the campaign\'s status now; on cancelling a validation job that has ended: its status.'),
-    cap: count.optional().describe('`inbox_cap_reached`: the inbox\'s cap today (sends in any rolling 24 hours).'),
-    smtpCode: z.string().nullable().optional().describe('`message_rejected`: the SMTP server\'s reply code and enhanced status, e.g. `550 5.1.1`.'),
+    campaigns: z
+      .array(z.string())
+      .optional()
+      .describe('`conflict` on deleting an inbox or a sequence: the names of the active campaigns that use it.'),
+    status: z
+      .string()
+      .optional()
+      .describe(
+        "`conflict` on changing a campaign or enrolling in it: the campaign's status now; on cancelling a validation job that has ended: its status.",
+      ),
+    cap: count.optional().describe("`inbox_cap_reached`: the inbox's cap today (sends in any rolling 24 hours)."),
+    smtpCode: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("`message_rejected`: the SMTP server's reply code and enhanced status, e.g. `550 5.1.1`."),
   })
   .meta({ id: 'Error' });
 
@@ -53,7 +84,9 @@ export const scrapingErrorBody = errorBody
     success: z.literal(false).describe('Always false on an error.'),
     errorType: z
       .string()
-      .describe('`authentication_error`, `authorization_error`, `rate_limit_error` or `validation_error` for those codes; otherwise the code itself (e.g. `insufficient_credits`).'),
+      .describe(
+        '`authentication_error`, `authorization_error`, `rate_limit_error` or `validation_error` for those codes; otherwise the code itself (e.g. `insufficient_credits`).',
+      ),
   })
   .meta({ id: 'ScrapingError' });
 

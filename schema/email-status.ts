@@ -13,4 +13,5 @@ export const emailStatusText =
   '`disposable` (a throwaway-mail domain), ' +
   '`unknown` (no conclusive answer: greylisting or other temporary answers on every try, a server that blocked the check, a full mailbox, or a mail host that is not a public address)';
 
-export const emailProviderText = 'Mailbox provider told from the domain\'s MX hosts: `google`, `microsoft`, `yahoo`, `zoho`, `proton` or `other`; null when the domain has no mail host';
+export const emailProviderText =
+  "Mailbox provider told from the domain's MX hosts: `google`, `microsoft`, `yahoo`, `zoho`, `proton` or `other`; null when the domain has no mail host";

@@ -2,17 +2,7 @@ import { z } from 'zod';
 import { exampleId, brandFilter, dateTime, nullableDateTime, okFlag, uuid } from './common.ts';
 import { emailProviderText, emailStatusText } from './email-status.ts';
 
-export const coreFields = [
-  'company',
-  'full_name',
-  'title',
-  'email',
-  'phone',
-  'domain',
-  'linkedin_url',
-  'location',
-  'source_url',
-] as const;
+export const coreFields = ['company', 'full_name', 'title', 'email', 'phone', 'domain', 'linkedin_url', 'location', 'source_url'] as const;
 export type CoreField = (typeof coreFields)[number];
 
 export const leadStatuses = ['new', 'qualified', 'contacted', 'disqualified'] as const;
@@ -30,7 +20,7 @@ export type CustomFieldType = (typeof customFieldTypes)[number];
 
 /** What each column type accepts: the one text the schemas below describe the type check with. */
 const customTypeRules =
-  'A declared column\'s type is enforced on import and update (400 naming the value otherwise): ' +
+  "A declared column's type is enforced on import and update (400 naming the value otherwise): " +
   '`text` takes any text, stored as sent; ' +
   '`number` a finite decimal number: optional minus sign, digits, optional fraction and exponent, such as `12.5`, `-3` or `1.5e3` (no `+`, thousands separators, `NaN` or `Infinity`), stored as sent so `12.50` keeps its digits; ' +
   '`boolean` `true` or `false` in any case, stored in lower case; ' +
@@ -59,14 +49,19 @@ export const lead = z
     status: leadStatus,
     custom: z
       .record(z.string(), z.string().nullable())
-      .describe('Custom column values keyed by column key, as text in the form their column\'s type stores (see CustomField `type`).'),
+      .describe("Custom column values keyed by column key, as text in the form their column's type stores (see CustomField `type`)."),
     email_status: z
       .string()
       .nullable()
-      .describe(`Result of the last email validation (POST /api/leads/validate), one of ${emailStatusText}; null until validated, and again when the email changes.`),
+      .describe(
+        `Result of the last email validation (POST /api/leads/validate), one of ${emailStatusText}; null until validated, and again when the email changes.`,
+      ),
     email_provider: z.string().nullable().describe(`${emailProviderText} (set by validation).`),
     email_is_role: z.boolean().nullable().describe('True when the address is a role address such as info@ (set by validation).'),
-    email_is_free: z.boolean().nullable().describe('True when the address is at a free mailbox provider such as gmail.com (set by validation).'),
+    email_is_free: z
+      .boolean()
+      .nullable()
+      .describe('True when the address is at a free mailbox provider such as gmail.com (set by validation).'),
     email_validated_at: nullableDateTime.describe('When the email was last validated.'),
     unsubscribed_at: nullableDateTime.describe('Set when the lead unsubscribed.'),
     archived_at: nullableDateTime.describe('Set when the lead is archived.'),
@@ -123,7 +118,7 @@ export const listLeadsOutput = z.object({
   customColumns: z.array(z.string()).describe('Keys of the custom columns.'),
   customFields: z.array(customField),
   campaigns: z.array(pastLeadSearch).describe('Past lead searches and imports with their counts.'),
-  leadLimit: z.int().describe('The plan\'s stored-lead cap.'),
+  leadLimit: z.int().describe("The plan's stored-lead cap."),
 });
 
 const coreInput = {
@@ -146,23 +141,40 @@ export const newLead = z
     custom: z
       .record(customKey, customValue)
       .optional()
-      .describe(`Custom column values keyed by column key. ${customTypeRules} One value not of its column's type refuses the whole import.`),
+      .describe(
+        `Custom column values keyed by column key. ${customTypeRules} One value not of its column's type refuses the whole import.`,
+      ),
   })
   .describe('A lead to store: any core fields, plus custom values.');
 export type NewLead = z.infer<typeof newLead>;
 
-export const importLeadsInput = z.strictObject({
-  name: z.string().min(1).max(120).optional().describe('Label of this import in the list\'s past lead searches (default: the date).'),
-  brand_id: uuid.optional().describe('Brand to store the leads under (default: the credential\'s brand: the one its key is bound to, else the workspace\'s default).'),
-  leads: z.array(newLead).min(1).max(500).describe('1 to 500 leads.'),
-}).meta({
-  examples: [
-    {
-      name: 'Berlin fintech CTOs',
-      leads: [{ full_name: 'Jane Doe', email: 'jane.doe@example.com', company: 'Example Pay GmbH', title: 'CTO', domain: 'example.com', location: 'Berlin, Germany' }],
-    },
-  ],
-});
+export const importLeadsInput = z
+  .strictObject({
+    name: z.string().min(1).max(120).optional().describe("Label of this import in the list's past lead searches (default: the date)."),
+    brand_id: uuid
+      .optional()
+      .describe(
+        "Brand to store the leads under (default: the credential's brand: the one its key is bound to, else the workspace's default).",
+      ),
+    leads: z.array(newLead).min(1).max(500).describe('1 to 500 leads.'),
+  })
+  .meta({
+    examples: [
+      {
+        name: 'Berlin fintech CTOs',
+        leads: [
+          {
+            full_name: 'Jane Doe',
+            email: 'jane.doe@example.com',
+            company: 'Example Pay GmbH',
+            title: 'CTO',
+            domain: 'example.com',
+            location: 'Berlin, Germany',
+          },
+        ],
+      },
+    ],
+  });
 
 export const importLeadsOutput = z.object({
   created: z.int().describe('Leads stored by this call.'),
@@ -195,7 +207,7 @@ export const updateLeadInput = z
 
 export const leadOutput = z.object({ lead });
 
-export const leadIdInput = z.object({ id: uuid.describe('The lead\'s id.') });
+export const leadIdInput = z.object({ id: uuid.describe("The lead's id.") });
 
 const idList = z.array(uuid).min(1).max(500).describe('1 to 500 lead ids.');
 
@@ -219,7 +231,7 @@ export const deleteLeadsOutput = z.object({ ok: okFlag, deleted: z.int().describ
 export const capacityOutput = z
   .object({
     used: z.int().describe('Stored leads counting toward the cap (archived leads do not).'),
-    limit: z.int().describe('The plan\'s cap.'),
+    limit: z.int().describe("The plan's cap."),
     remaining: z.int().describe('Leads that can still be stored.'),
     tier: z.string().describe('The plan.'),
   })
@@ -227,12 +239,17 @@ export const capacityOutput = z
 
 export const listFieldsOutput = z.object({ fields: z.array(customField).describe('Custom columns in display order.') });
 
-export const createFieldInput = z.strictObject({
-  label: z.string().trim().min(1).max(64).describe('Display label; the key is derived from it.'),
-  type: z.enum(customFieldTypes).default('text').describe(`Value type of the column (default \`text\`). ${customTypeRules} Values stored before the declaration are not checked.`),
-  description: z.string().max(500).default(''),
-  auto_research: z.boolean().default(false),
-}).meta({ examples: [{ label: 'Funding stage', type: 'text', description: 'The latest funding round, e.g. Series A.' }] });
+export const createFieldInput = z
+  .strictObject({
+    label: z.string().trim().min(1).max(64).describe('Display label; the key is derived from it.'),
+    type: z
+      .enum(customFieldTypes)
+      .default('text')
+      .describe(`Value type of the column (default \`text\`). ${customTypeRules} Values stored before the declaration are not checked.`),
+    description: z.string().max(500).default(''),
+    auto_research: z.boolean().default(false),
+  })
+  .meta({ examples: [{ label: 'Funding stage', type: 'text', description: 'The latest funding round, e.g. Series A.' }] });
 export const createFieldOutput = z.object({
   field: customField,
   created: z.boolean().describe('False when the column already existed; it is returned unchanged.'),
@@ -249,7 +266,10 @@ export const criteria = z
     keywords: z.array(z.string().max(200)).max(100).optional(),
     exclusions: z.array(z.string().max(200)).max(100).optional(),
     required_fields: z.array(z.string().max(64)).max(20).optional(),
-    extra_columns: z.array(z.strictObject({ name: z.string().max(64), description: z.string().max(500) })).max(20).optional(),
+    extra_columns: z
+      .array(z.strictObject({ name: z.string().max(64), description: z.string().max(500) }))
+      .max(20)
+      .optional(),
     sources: z.array(z.string().max(200)).max(50).optional(),
     notes: z.string().max(2000).optional(),
   })
@@ -267,13 +287,26 @@ export const researchProfile = z
   })
   .meta({ id: 'ResearchProfile' });
 
-export const saveResearchProfileInput = z.strictObject({
-  id: uuid.optional().describe('When present, updates that profile in place.'),
-  name: z.string().trim().min(1).max(120),
-  kind: z.enum(['icp']).default('icp'),
-  criteria,
-}).meta({
-  examples: [{ name: 'Berlin fintech', criteria: { description: 'Fintech companies in Berlin', locations: ['Berlin, Germany'], industries: ['Fintech'], titles: ['CTO', 'VP Engineering'], count: 50 } }],
-});
+export const saveResearchProfileInput = z
+  .strictObject({
+    id: uuid.optional().describe('When present, updates that profile in place.'),
+    name: z.string().trim().min(1).max(120),
+    kind: z.enum(['icp']).default('icp'),
+    criteria,
+  })
+  .meta({
+    examples: [
+      {
+        name: 'Berlin fintech',
+        criteria: {
+          description: 'Fintech companies in Berlin',
+          locations: ['Berlin, Germany'],
+          industries: ['Fintech'],
+          titles: ['CTO', 'VP Engineering'],
+          count: 50,
+        },
+      },
+    ],
+  });
 export const researchProfileOutput = z.object({ profile: researchProfile });
 export const listResearchProfilesOutput = z.object({ profiles: z.array(researchProfile) });

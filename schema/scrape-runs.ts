@@ -3,17 +3,21 @@ import { exampleId, dateTime, nullableDateTime, uuid } from './common.ts';
 import { cssSelector } from './scrapers.ts';
 
 export const runStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-export const runStatus = z.enum(runStatuses).describe('`completed` is the terminal state to poll for; `failed` and `cancelled` also end a run.');
+export const runStatus = z
+  .enum(runStatuses)
+  .describe('`completed` is the terminal state to poll for; `failed` and `cancelled` also end a run.');
 
 export const scrapeOptions = z
   .strictObject({
-    max_pages: z.int().min(1).max(100).optional().describe('Pages to fetch at most (default: the scraper\'s follow.max_pages, or 1).'),
+    max_pages: z.int().min(1).max(100).optional().describe("Pages to fetch at most (default: the scraper's follow.max_pages, or 1)."),
     timeout_ms: z.int().min(1000).max(120_000).optional().describe('Budget for each page (default 30 s).'),
     wait_for: cssSelector.optional().describe('Browser engine: wait for this selector before extracting.'),
     wait: z
       .boolean()
       .optional()
-      .describe('Hold the request (up to about 110 s) and answer 200 with the completed result if the run finishes in time; 202 as usual otherwise.'),
+      .describe(
+        'Hold the request (up to about 110 s) and answer 200 with the completed result if the run finishes in time; 202 as usual otherwise.',
+      ),
   })
   .meta({ id: 'ScrapeOptions' });
 
@@ -22,11 +26,13 @@ const httpUrl = z
   .max(2048)
   .describe('The page to start from (http or https).');
 
-export const startScrapeInput = z.strictObject({
-  scraperId: uuid.describe('The scraper to run.'),
-  url: httpUrl,
-  options: scrapeOptions.optional(),
-}).meta({ examples: [{ scraperId: exampleId, url: 'https://example.com/products', options: { max_pages: 2 } }] });
+export const startScrapeInput = z
+  .strictObject({
+    scraperId: uuid.describe('The scraper to run.'),
+    url: httpUrl,
+    options: scrapeOptions.optional(),
+  })
+  .meta({ examples: [{ scraperId: exampleId, url: 'https://example.com/products', options: { max_pages: 2 } }] });
 
 const acceptedScrape = z
   .object({

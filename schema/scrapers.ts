@@ -13,7 +13,7 @@ export const valueTypes = ['string', 'number', 'integer', 'boolean', 'url'] as c
 export const extractField = z
   .strictObject({
     selector: cssSelector.describe('CSS selector of the element holding the value, inside the item when `items` is set.'),
-    attribute: z.string().min(1).max(100).optional().describe('Attribute to read (for example `href`); the element\'s text when absent.'),
+    attribute: z.string().min(1).max(100).optional().describe("Attribute to read (for example `href`); the element's text when absent."),
     all: z.boolean().default(false).describe('Collect every match as an array instead of the first match.'),
     type: z
       .enum(valueTypes)
@@ -56,7 +56,9 @@ const scraperFields = {
   respect_robots: z.boolean().describe('Skip pages robots.txt disallows.'),
   insecure_tls: z
     .boolean()
-    .describe('Accept invalid, expired or self-signed certificates on https pages (off: certificates are verified). It never lets a scrape reach an address the address guard refuses.'),
+    .describe(
+      'Accept invalid, expired or self-signed certificates on https pages (off: certificates are verified). It never lets a scrape reach an address the address guard refuses.',
+    ),
   folder_id: uuid.nullable().describe('The folder the scraper is filed in (see /api/folders), or null for none.'),
 };
 
@@ -70,39 +72,47 @@ export const scraper = z
   .meta({ id: 'Scraper' });
 export type Scraper = z.infer<typeof scraper>;
 
-export const createScraperInput = z.strictObject({
-  name: scraperFields.name,
-  engine: scraperFields.engine.default('http'),
-  extract: extractRules,
-  follow: followRules.optional(),
-  output_schema: scraperFields.output_schema.optional(),
-  respect_robots: scraperFields.respect_robots.default(true),
-  insecure_tls: scraperFields.insecure_tls.default(false),
-  folder_id: scraperFields.folder_id.optional(),
-}).meta({
-  examples: [
-    {
-      name: 'Product list',
-      extract: {
-        items: '.product',
-        fields: { title: { selector: 'h2' }, price: { selector: '.price', type: 'number' }, link: { selector: 'a', attribute: 'href', type: 'url' } },
+export const createScraperInput = z
+  .strictObject({
+    name: scraperFields.name,
+    engine: scraperFields.engine.default('http'),
+    extract: extractRules,
+    follow: followRules.optional(),
+    output_schema: scraperFields.output_schema.optional(),
+    respect_robots: scraperFields.respect_robots.default(true),
+    insecure_tls: scraperFields.insecure_tls.default(false),
+    folder_id: scraperFields.folder_id.optional(),
+  })
+  .meta({
+    examples: [
+      {
+        name: 'Product list',
+        extract: {
+          items: '.product',
+          fields: {
+            title: { selector: 'h2' },
+            price: { selector: '.price', type: 'number' },
+            link: { selector: 'a', attribute: 'href', type: 'url' },
+          },
+        },
+        follow: { next: 'a.next', max_pages: 5 },
       },
-      follow: { next: 'a.next', max_pages: 5 },
-    },
-  ],
-});
+    ],
+  });
 
-export const updateScraperInput = z.strictObject({
-  id: uuid,
-  name: scraperFields.name.optional(),
-  engine: scraperFields.engine.optional(),
-  extract: extractRules.optional(),
-  follow: followRules.nullable().optional(),
-  output_schema: scraperFields.output_schema.nullable().optional().describe('A new schema, or null to derive it from `extract` again.'),
-  respect_robots: scraperFields.respect_robots.optional(),
-  insecure_tls: scraperFields.insecure_tls.optional(),
-  folder_id: scraperFields.folder_id.optional().describe('A folder of the workspace to file the scraper in, or null to file it in none.'),
-}).meta({ examples: [{ id: exampleId, name: 'Product list (first page)', follow: null }] });
+export const updateScraperInput = z
+  .strictObject({
+    id: uuid,
+    name: scraperFields.name.optional(),
+    engine: scraperFields.engine.optional(),
+    extract: extractRules.optional(),
+    follow: followRules.nullable().optional(),
+    output_schema: scraperFields.output_schema.nullable().optional().describe('A new schema, or null to derive it from `extract` again.'),
+    respect_robots: scraperFields.respect_robots.optional(),
+    insecure_tls: scraperFields.insecure_tls.optional(),
+    folder_id: scraperFields.folder_id.optional().describe('A folder of the workspace to file the scraper in, or null to file it in none.'),
+  })
+  .meta({ examples: [{ id: exampleId, name: 'Product list (first page)', follow: null }] });
 
 export const listScrapersInput = z.object({ folder_id: uuid.optional().describe('Only the scrapers filed in this folder.') });
 

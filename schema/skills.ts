@@ -18,7 +18,9 @@ export const skill = z
     system_prompt: z.string().describe('Instructions added to the system prompt of runs that name the skill in `skill_ids`.'),
     tools: z
       .array(z.enum(agentTools))
-      .describe('The tools runs with this skill may use: always the safe default set (`web_search`, `fetch_page`, `extract_contacts`, `save_leads`, `ask_user`, `finish`).'),
+      .describe(
+        'The tools runs with this skill may use: always the safe default set (`web_search`, `fetch_page`, `extract_contacts`, `save_leads`, `ask_user`, `finish`).',
+      ),
     created_at: dateTime,
   })
   .meta({ id: 'Skill' });
@@ -31,7 +33,15 @@ export const createSkillInput = z
   })
   // A skill never widens access: naming tools (or anything else) is refused, naming the field.
   .strict()
-  .meta({ examples: [{ title: 'Fintech expert', emoji: '💶', system_prompt: 'Prefer companies regulated by BaFin, and note their licence type in the lead\'s notes.' }] });
+  .meta({
+    examples: [
+      {
+        title: 'Fintech expert',
+        emoji: '💶',
+        system_prompt: "Prefer companies regulated by BaFin, and note their licence type in the lead's notes.",
+      },
+    ],
+  });
 
 export const skillIdInput = z.object({ id: uuid.describe('The skill.') });
 export const skillOutput = z.object({ skill });

@@ -13,7 +13,7 @@ const balance = (kind: string) =>
 
 export const usageDay = z
   .object({
-    date: z.iso.date().describe('The day, in the workspace\'s time zone (YYYY-MM-DD).'),
+    date: z.iso.date().describe("The day, in the workspace's time zone (YYYY-MM-DD)."),
     crawl: credits.describe('Crawl credits spent that day.'),
     agent: credits.describe('Agent credits spent that day.'),
     validation: credits.describe('Validation credits spent that day.'),
@@ -22,19 +22,22 @@ export const usageDay = z
 
 export const usageOutput = z
   .object({
-    plan: z.string().describe('The workspace\'s plan: `free`, `starter`, `pro` or `business`.'),
+    plan: z.string().describe("The workspace's plan: `free`, `starter`, `pro` or `business`."),
     overage: z.boolean().describe('True when work may go on past an empty balance (the excess is billed).'),
     credits: z
       .object({ crawl: balance('Crawl'), agent: balance('Agent'), validation: balance('Validation') })
-      .describe('Each kind\'s balance and what was spent over the last 30 days.'),
-    leads: capacityOutput.describe('Stored leads against the plan\'s cap (as GET /api/leads/capacity).'),
+      .describe("Each kind's balance and what was spent over the last 30 days."),
+    leads: capacityOutput.describe("Stored leads against the plan's cap (as GET /api/leads/capacity)."),
     keys: z
       .object({
         active: z.int().describe('API keys accepted now (not revoked, not expired).'),
-        limit: z.int().describe('The plan\'s limit of active keys.'),
+        limit: z.int().describe("The plan's limit of active keys."),
       })
-      .describe('API keys against the plan\'s limit.'),
-    days: z.array(usageDay).length(30).describe('The last 30 days, oldest first, today last: credits spent each day (zeros for days without spending).'),
+      .describe("API keys against the plan's limit."),
+    days: z
+      .array(usageDay)
+      .length(30)
+      .describe('The last 30 days, oldest first, today last: credits spent each day (zeros for days without spending).'),
   })
   .meta({ id: 'Usage' });
 export type UsageOut = z.infer<typeof usageOutput>;

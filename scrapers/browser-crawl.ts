@@ -75,7 +75,8 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
         },
       ],
       requestHandler: async ({ page, request, response }) => {
-        if (!response || response.status() >= 400) return session.failed(request.url, response ? `HTTP ${response.status()}` : 'no response');
+        if (!response || response.status() >= 400)
+          return session.failed(request.url, response ? `HTTP ${response.status()}` : 'no response');
         if (options.waitFor) await page.waitForSelector(options.waitFor, { timeout: options.timeoutMs });
         const paid = await session.fetched(request, response.url(), await page.content(), (next) => crawler.addRequests([next]));
         if (!paid) await crawler.autoscaledPool?.abort();

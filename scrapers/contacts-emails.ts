@@ -7,7 +7,8 @@ const bracketedAt = /\s*[[({<]\s*at\s*[\])}>]\s*/gi;
 const bracketedDot = /\s*[[({<]\s*dot\s*[\])}>]\s*/gi;
 // "anna at acme dot com": only as a whole address, words joined by "dot".
 const spelledOut = /\b([a-z0-9._%+-]+)\s+at\s+([a-z0-9-]+(?:\s+dot\s+[a-z0-9-]+)+)\b/gi;
-const generic = /^(info|hello|hi|contact|sales|support|team|jobs|careers|press|media|office|admin|help|enquiries|inquiries|marketing|billing|privacy|legal|hr|noreply|no-reply|mail|webmaster|partners|investors)@/i;
+const generic =
+  /^(info|hello|hi|contact|sales|support|team|jobs|careers|press|media|office|admin|help|enquiries|inquiries|marketing|billing|privacy|legal|hr|noreply|no-reply|mail|webmaster|partners|investors)@/i;
 
 export const isGenericAddress = (email: string) => generic.test(email);
 
@@ -33,7 +34,9 @@ function decodeCloudflare(hex: string): string | null {
 export function emailsIn($: cheerio.CheerioAPI, scope: cheerio.Cheerio<AnyNode>): string[] {
   const found = new Set<string>();
   scope.find('a[href^="mailto:" i]').each((_, element) => {
-    const target = decodeURIComponent(($(element).attr('href') ?? '').slice(7).split('?')[0]!).trim().toLowerCase();
+    const target = decodeURIComponent(($(element).attr('href') ?? '').slice(7).split('?')[0]!)
+      .trim()
+      .toLowerCase();
     for (const email of emailsInText(target)) found.add(email);
   });
   scope.find('[data-cfemail]').each((_, element) => {
@@ -60,7 +63,10 @@ const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLo
 /** anna.schmidt@, annaschmidt@, aschmidt@, anna_s@, anna@ … for Anna Schmidt. */
 export function localPartMatches(email: string, name: string): boolean {
   const local = fold(email.split('@')[0]!).replace(/[^a-z]/g, '');
-  const words = fold(name).split(/[\s-]+/).map((w) => w.replace(/[^a-z]/g, '')).filter(Boolean);
+  const words = fold(name)
+    .split(/[\s-]+/)
+    .map((w) => w.replace(/[^a-z]/g, ''))
+    .filter(Boolean);
   if (words.length < 2 || local.length < 2) return false;
   const first = words[0]!;
   const last = words.at(-1)!;

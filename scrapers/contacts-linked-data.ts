@@ -26,7 +26,8 @@ export function readLinkedData($: cheerio.CheerioAPI) {
       organization.description = text(node.description);
       organization.locality = text((node.address as Json | undefined)?.addressLocality);
     }
-    for (const key of ['@graph', 'employee', 'employees', 'member', 'members', 'founder', 'founders', 'itemListElement', 'item']) visit(node[key], depth + 1);
+    for (const key of ['@graph', 'employee', 'employees', 'member', 'members', 'founder', 'founders', 'itemListElement', 'item'])
+      visit(node[key], depth + 1);
   };
   $('script[type="application/ld+json"]').each((_, element) => {
     try {
@@ -39,7 +40,19 @@ export function readLinkedData($: cheerio.CheerioAPI) {
 }
 
 function person(node: Json): LinkedPerson {
-  const sameAs = [node.sameAs, node.url].flat().map(text).filter((url): url is string => Boolean(url));
-  const email = text(node.email)?.replace(/^mailto:/i, '').toLowerCase() ?? null;
-  return { name: text(node.name)!, jobTitle: text(node.jobTitle), email, linkedin: sameAs.find((url) => /linkedin\.com\/in\//i.test(url)) ?? null, telephone: text(node.telephone) };
+  const sameAs = [node.sameAs, node.url]
+    .flat()
+    .map(text)
+    .filter((url): url is string => Boolean(url));
+  const email =
+    text(node.email)
+      ?.replace(/^mailto:/i, '')
+      .toLowerCase() ?? null;
+  return {
+    name: text(node.name)!,
+    jobTitle: text(node.jobTitle),
+    email,
+    linkedin: sameAs.find((url) => /linkedin\.com\/in\//i.test(url)) ?? null,
+    telephone: text(node.telephone),
+  };
 }

@@ -12,7 +12,13 @@ export interface FoundPerson {
   phone: string | null;
 }
 
-const personFromLinkedData = (p: LinkedPerson): FoundPerson => ({ name: p.name, title: p.jobTitle, email: p.email, linkedin_url: p.linkedin, phone: p.telephone });
+const personFromLinkedData = (p: LinkedPerson): FoundPerson => ({
+  name: p.name,
+  title: p.jobTitle,
+  email: p.email,
+  linkedin_url: p.linkedin,
+  phone: p.telephone,
+});
 
 export interface PageContacts {
   /** Each person once, the most complete record kept. */
@@ -70,7 +76,18 @@ export function extractContacts(html: string, pageUrl: string): PageContacts {
   const add = (person: FoundPerson) => {
     const key = person.name.toLowerCase();
     const known = people.get(key);
-    people.set(key, known ? { name: known.name, title: known.title ?? person.title, email: known.email ?? person.email, linkedin_url: known.linkedin_url ?? person.linkedin_url, phone: known.phone ?? person.phone } : person);
+    people.set(
+      key,
+      known
+        ? {
+            name: known.name,
+            title: known.title ?? person.title,
+            email: known.email ?? person.email,
+            linkedin_url: known.linkedin_url ?? person.linkedin_url,
+            phone: known.phone ?? person.phone,
+          }
+        : person,
+    );
   };
   for (const person of linked.people) add(personFromLinkedData(person));
 
@@ -85,7 +102,12 @@ export function extractContacts(html: string, pageUrl: string): PageContacts {
     const own = [...pageEmails].filter((email) => !isGenericAddress(email) && localPartMatches(email, person.name));
     if (own.length === 1 && ![...people.values()].some((other) => other.email === own[0])) person.email = own[0]!;
   }
-  const title = $('meta[property="og:site_name"]').attr('content') ?? $('title').first().text().split(/\s+[|–—-]\s+/)[0];
+  const title =
+    $('meta[property="og:site_name"]').attr('content') ??
+    $('title')
+      .first()
+      .text()
+      .split(/\s+[|–—-]\s+/)[0];
   return {
     people: [...people.values()],
     emails: [...pageEmails].sort(),
@@ -121,7 +143,12 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
     }
     if (!looksLikeName(segment.text)) continue;
     const title = [segments[i + 1], segments[i + 2], segments[i - 1]].find(
-      (other) => other && isJobTitle(other.text) && !looksLikeName(other.text) && !otherCompany(other.text) && closeTogether(segment.node, other.node),
+      (other) =>
+        other &&
+        isJobTitle(other.text) &&
+        !looksLikeName(other.text) &&
+        !otherCompany(other.text) &&
+        closeTogether(segment.node, other.node),
     );
     if (title) found.push({ person: blank(segment.text, title.text), card: commonAncestor(segment.node, title.node) });
   }
@@ -135,7 +162,13 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
   });
 }
 
-const blank = (name: string, title: string): FoundPerson => ({ name: name.trim(), title: title.trim(), email: null, linkedin_url: null, phone: null });
+const blank = (name: string, title: string): FoundPerson => ({
+  name: name.trim(),
+  title: title.trim(),
+  email: null,
+  linkedin_url: null,
+  phone: null,
+});
 const otherCompany = (title: string) => /\s(?:at|@)\s+\S/i.test(title);
 
 const parentOf = (node: AnyNode): Element | null => (node.parent && node.parent.type !== 'root' ? (node.parent as Element) : null);

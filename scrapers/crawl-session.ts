@@ -7,7 +7,10 @@ import { guardedGotOptions, outboundFailureCode } from '../outbound/guarded-clie
 export const userAgent = 'LeadOpsBot/1.0 (+https://example.invalid/bot)';
 
 /** got options for a crawl's requests: the guarded client's, with the crawler's user agent. */
-export const crawlGotOptions = (options: Pick<CrawlOptions, 'policy' | 'tls'>) => ({ ...guardedGotOptions(options), headers: { 'user-agent': userAgent } });
+export const crawlGotOptions = (options: Pick<CrawlOptions, 'policy' | 'tls'>) => ({
+  ...guardedGotOptions(options),
+  headers: { 'user-agent': userAgent },
+});
 
 export interface PageRequest {
   url: string;
@@ -36,7 +39,13 @@ export function createCrawlSession(options: CrawlOptions) {
   const gotOptions = crawlGotOptions(options);
   const mayCrawl = options.respectRobots
     ? createRobotsCheck(async (url) => {
-        const response = await gotScraping({ url, ...gotOptions, throwHttpErrors: false, followRedirect: false, timeout: { request: options.timeoutMs } });
+        const response = await gotScraping({
+          url,
+          ...gotOptions,
+          throwHttpErrors: false,
+          followRedirect: false,
+          timeout: { request: options.timeoutMs },
+        });
         return { status: response.statusCode, body: String(response.body) };
       }, userAgent)
     : async () => true;
@@ -65,7 +74,12 @@ export function createCrawlSession(options: CrawlOptions) {
     },
 
     /** A page fetched: extract it, start paying for it, and queue the next page. False when the page before could not be paid for (stop the crawl). */
-    async fetched(request: { url: string; userData: Record<string, unknown> }, pageUrl: string, html: string, enqueue: (next: PageRequest) => Promise<unknown>) {
+    async fetched(
+      request: { url: string; userData: Record<string, unknown> },
+      pageUrl: string,
+      html: string,
+      enqueue: (next: PageRequest) => Promise<unknown>,
+    ) {
       const index = request.userData.index as number;
       if (!(await paying)) return false;
       const extract = extractFromHtml(html, pageUrl, options.rules);
@@ -99,7 +113,15 @@ export function createCrawlSession(options: CrawlOptions) {
       await paying; // the last page's payment
       if (paymentError) throw paymentError;
       const ordered = [...paidPages.entries()].sort(([a], [b]) => a - b).map(([, page]) => page);
-      return { data: mergeExtracts(ordered.map((page) => page.extract), options.rules), pages: ordered.map((page) => page.url), failures, stoppedBy };
+      return {
+        data: mergeExtracts(
+          ordered.map((page) => page.extract),
+          options.rules,
+        ),
+        pages: ordered.map((page) => page.url),
+        failures,
+        stoppedBy,
+      };
     },
   };
 }

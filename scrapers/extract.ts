@@ -76,7 +76,11 @@ export type PageExtract = { items: Array<Record<string, unknown>> } | Record<str
 export function extractFromHtml(html: string, pageUrl: string, rules: ExtractRules): PageExtract {
   const $ = load(html);
   if (!rules.items) return readFields($, undefined, rules, pageUrl);
-  return { items: $(rules.items).toArray().map((element) => readFields($, $(element), rules, pageUrl)) };
+  return {
+    items: $(rules.items)
+      .toArray()
+      .map((element) => readFields($, $(element), rules, pageUrl)),
+  };
 }
 
 /** The absolute URL of the next page's link, if the page has one. */

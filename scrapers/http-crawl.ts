@@ -35,7 +35,9 @@ export async function crawlHttp(options: CrawlOptions): Promise<CrawlResult> {
       ],
       requestHandler: async ({ request, response, body }) => {
         if ((response.statusCode ?? 0) >= 400) return session.failed(request.url, `HTTP ${response.statusCode}`);
-        const paid = await session.fetched(request, request.loadedUrl ?? request.url, body.toString(), (next) => crawler.addRequests([next]));
+        const paid = await session.fetched(request, request.loadedUrl ?? request.url, body.toString(), (next) =>
+          crawler.addRequests([next]),
+        );
         if (!paid) await crawler.autoscaledPool?.abort();
       },
       failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error),

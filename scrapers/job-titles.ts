@@ -24,10 +24,30 @@ const abbreviations: Record<string, string> = {
   cofounder: 'founder',
   'co-founder': 'founder',
 };
-const synonyms: Record<string, string> = { technical: 'technology', tech: 'technology', finance: 'financial', operations: 'operating', engineers: 'engineer' };
+const synonyms: Record<string, string> = {
+  technical: 'technology',
+  tech: 'technology',
+  finance: 'financial',
+  operations: 'operating',
+  engineers: 'engineer',
+};
 const filler = new Set(['of', 'the', 'for', 'a', 'an', 'our', 'at', 'in', 'to']);
 // Plural words whose singular is another word ("sales" is not a plural of anything here).
-const keepAsIs = new Set(['sales', 'operations', 'services', 'analytics', 'logistics', 'business', 'relations', 'systems', 'resources', 'series', 'ops', 'press', 'success']);
+const keepAsIs = new Set([
+  'sales',
+  'operations',
+  'services',
+  'analytics',
+  'logistics',
+  'business',
+  'relations',
+  'systems',
+  'resources',
+  'series',
+  'ops',
+  'press',
+  'success',
+]);
 
 const roleWords =
   /\b(chief|officer|ceo|cto|cfo|coo|cmo|cpo|cro|cio|ciso|chro|cdo|founder|co-?founder|owner|partner|president|vp|svp|evp|director|head|manager|lead|engineer|developer|designer|architect|scientist|analyst|consultant|specialist|executive|associate|coordinator|administrator|accountant|counsel|recruiter|advis[eo]r|assistant|intern|representative|strategist|editor|marketer|researcher|principal|chair(?:man|woman|person)?|board|md|gm|account|product owner|scrum master|secretary|treasurer|controller|officer)s?\b/i;

@@ -5,8 +5,7 @@ import { crawlGotOptions, userAgent } from './crawl-session.ts';
 import { createRobotsCheck } from './robots.ts';
 
 export type PageFetch =
-  | { kind: 'page'; url: string; status: number; html: string }
-  | { kind: 'failed'; url: string; reason: string; code?: string };
+  { kind: 'page'; url: string; status: number; html: string } | { kind: 'failed'; url: string; reason: string; code?: string };
 
 /**
  * Fetches single pages the way the crawlers do: through the guarded client
@@ -16,7 +15,8 @@ export type PageFetch =
  */
 export function createPageFetcher(options: Pick<CrawlOptions, 'policy' | 'tls' | 'timeoutMs' | 'maxResponseBytes'>) {
   const gotOptions = crawlGotOptions(options);
-  const get = (url: string) => gotScraping({ url, ...gotOptions, throwHttpErrors: false, retry: { limit: 0 }, timeout: { request: options.timeoutMs } });
+  const get = (url: string) =>
+    gotScraping({ url, ...gotOptions, throwHttpErrors: false, retry: { limit: 0 }, timeout: { request: options.timeoutMs } });
   const mayFetch = createRobotsCheck(async (url) => {
     const response = await get(url);
     return { status: response.statusCode, body: String(response.body) };

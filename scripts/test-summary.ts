@@ -17,12 +17,15 @@ interface Report {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 for (const file of process.argv.slice(2)) {
   // A run that crashed before reporting counts as a failure.
-  const report: Report = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { numPassedTests: 0, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0 };
+  const report: Report = existsSync(file)
+    ? JSON.parse(readFileSync(file, 'utf8'))
+    : { numPassedTests: 0, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0 };
   const run = { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
   console.log(`${file}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`);
   for (const result of report.testResults ?? [])
     if (result.status === 'failed' && result.message) console.log(`  ${result.name}: ${result.message.split('\n')[0]}`);
-  if (report.success === false && run.failed === 0) console.log('  the run failed outside any test (a hook or an uncaught error: see its output above)');
+  if (report.success === false && run.failed === 0)
+    console.log('  the run failed outside any test (a hook or an uncaught error: see its output above)');
   totals.passed += run.passed;
   totals.failed += run.failed;
   totals.skipped += run.skipped;

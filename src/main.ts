@@ -22,8 +22,10 @@ function listen(server: Server, config: Config): Promise<void> {
   return new Promise((done, fail) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `port ${config.PORT} on ${config.HOST}`;
-      if (error.code === 'EADDRINUSE') fail(new StartError(`Cannot listen: ${where} is already in use. Stop the process using it, or set PORT to a free port.`));
-      else if (error.code === 'EACCES') fail(new StartError(`Cannot listen: ${where} needs privileges this process lacks. Set PORT above 1023.`));
+      if (error.code === 'EADDRINUSE')
+        fail(new StartError(`Cannot listen: ${where} is already in use. Stop the process using it, or set PORT to a free port.`));
+      else if (error.code === 'EACCES')
+        fail(new StartError(`Cannot listen: ${where} needs privileges this process lacks. Set PORT above 1023.`));
       else fail(new StartError(`Cannot listen on ${where}: ${error.message}`));
     });
     server.listen(config.PORT, config.HOST, done);
@@ -68,8 +70,10 @@ async function main(role: Role) {
       stops.push(() => new Promise<void>((done) => server.close(() => done())));
     }
     if (role === 'start' || role === 'worker') {
-      if (!config.PUBLIC_BASE_URL) log.warn('PUBLIC_BASE_URL is not set: unsubscribe and open links in outgoing mail point at this host', { base: baseUrl(config) });
-      if (!config.SEARCH_URL) log.warn('SEARCH_URL is not set: agent runs cannot search the web, and with no language model they fail at once');
+      if (!config.PUBLIC_BASE_URL)
+        log.warn('PUBLIC_BASE_URL is not set: unsubscribe and open links in outgoing mail point at this host', { base: baseUrl(config) });
+      if (!config.SEARCH_URL)
+        log.warn('SEARCH_URL is not set: agent runs cannot search the web, and with no language model they fail at once');
       const worker = await startWorker({ concurrency: config.WORKER_CONCURRENCY });
       stops.push(worker.stop);
     }

@@ -4,11 +4,16 @@ import { exampleId, dateTime, nullableDateTime, uuid } from '../common.ts';
 
 export const campaignStatus = z
   .enum(['draft', 'active', 'paused', 'completed', 'archived'])
-  .describe('`draft` until first activated; `active` sends; `paused` stops further sends without losing progress; `completed` once every enrolled lead finished; `archived` for good.');
+  .describe(
+    '`draft` until first activated; `active` sends; `paused` stops further sends without losing progress; `completed` once every enrolled lead finished; `archived` for good.',
+  );
 
 export const schedule = z
   .strictObject({
-    timezone: z.string().refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone, e.g. Europe/Berlin').describe('IANA time zone the window is in, e.g. Europe/Berlin.'),
+    timezone: z
+      .string()
+      .refine((zone) => IANAZone.isValidZone(zone), 'must be an IANA time zone, e.g. Europe/Berlin')
+      .describe('IANA time zone the window is in, e.g. Europe/Berlin.'),
     days: z
       .array(z.int().min(1).max(7))
       .min(1)
@@ -24,8 +29,12 @@ export const schedule = z
 
 const campaignFields = {
   name: z.string().trim().min(1).max(120).describe('Display name, 1 to 120 characters.'),
-  reply_to: z.email().nullable().describe('Reply-To address for the campaign\'s messages (null: the inbox\'s own address).'),
-  daily_limit: z.int().min(1).max(10_000).describe('Messages the campaign sends per day at most, counted per calendar day in its time zone.'),
+  reply_to: z.email().nullable().describe("Reply-To address for the campaign's messages (null: the inbox's own address)."),
+  daily_limit: z
+    .int()
+    .min(1)
+    .max(10_000)
+    .describe('Messages the campaign sends per day at most, counted per calendar day in its time zone.'),
   schedule,
   priority: z.int().min(0).max(100).describe('Higher priority campaigns send first when inboxes are shared (0–100).'),
 };
@@ -41,9 +50,12 @@ export const createCampaignInput = z
     schedule: schedule.default({ timezone: 'UTC', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 }),
     priority: campaignFields.priority.default(0),
     track_opens: z.boolean().default(false).describe('Add an open-tracking pixel to each message (off by default).'),
-    brand_id: uuid.optional().describe('Brand it belongs to (default: the credential\'s brand).'),
+    brand_id: uuid.optional().describe("Brand it belongs to (default: the credential's brand)."),
   })
-  .refine((input) => input.inbox_ids !== undefined || input.smtp_config_id !== undefined, { message: 'give inbox_ids or smtp_config_id', path: ['inbox_ids'] })
+  .refine((input) => input.inbox_ids !== undefined || input.smtp_config_id !== undefined, {
+    message: 'give inbox_ids or smtp_config_id',
+    path: ['inbox_ids'],
+  })
   .meta({
     examples: [
       {
@@ -56,15 +68,20 @@ export const createCampaignInput = z
     ],
   });
 
-export const updateCampaignInput = z.strictObject({
-  id: uuid.describe('The campaign.'),
-  status: z.enum(['active', 'paused', 'archived']).optional().describe('`active` starts or resumes, `paused` stops further sends without losing progress, `archived` ends it for good.'),
-  name: campaignFields.name.optional(),
-  reply_to: campaignFields.reply_to.optional(),
-  daily_limit: campaignFields.daily_limit.optional(),
-  schedule: schedule.optional(),
-  priority: campaignFields.priority.optional(),
-}).meta({ examples: [{ id: exampleId, name: 'Berlin fintech, Q4', daily_limit: 150, priority: 10 }] });
+export const updateCampaignInput = z
+  .strictObject({
+    id: uuid.describe('The campaign.'),
+    status: z
+      .enum(['active', 'paused', 'archived'])
+      .optional()
+      .describe('`active` starts or resumes, `paused` stops further sends without losing progress, `archived` ends it for good.'),
+    name: campaignFields.name.optional(),
+    reply_to: campaignFields.reply_to.optional(),
+    daily_limit: campaignFields.daily_limit.optional(),
+    schedule: schedule.optional(),
+    priority: campaignFields.priority.optional(),
+  })
+  .meta({ examples: [{ id: exampleId, name: 'Berlin fintech, Q4', daily_limit: 150, priority: 10 }] });
 
 const sentCount = z.int().describe('Messages sent.');
 export const campaignProgress = z
@@ -76,9 +93,17 @@ export const campaignProgress = z
     bounced: z.int().describe('Enrollments stopped by a bounce.'),
     unsubscribed: z.int().describe('Enrollments stopped because the lead unsubscribed.'),
     failed: z.int().describe('Enrollments stopped by a permanent failure, or a step that could not be sent.'),
-    interrupted: z.int().describe('Messages whose send was interrupted between being claimed and being accepted: not sent again, so possibly never sent.'),
+    interrupted: z
+      .int()
+      .describe('Messages whose send was interrupted between being claimed and being accepted: not sent again, so possibly never sent.'),
     steps: z
-      .array(z.object({ step: z.int().describe('Step index.'), sent: sentCount, variants: z.array(z.object({ variant: z.int().describe('0 is the step\'s own version.'), sent: sentCount })) }))
+      .array(
+        z.object({
+          step: z.int().describe('Step index.'),
+          sent: sentCount,
+          variants: z.array(z.object({ variant: z.int().describe("0 is the step's own version."), sent: sentCount })),
+        }),
+      )
       .describe('Messages sent per step and per A/B variant.'),
     next_send_at: nullableDateTime.describe('When the next message is due (within the schedule), or null when none is.'),
   })
@@ -107,13 +132,18 @@ export type CampaignOut = z.infer<typeof campaign>;
 export const campaignOutput = z.object({ campaign });
 export const campaignIdInput = z.object({ id: uuid.describe('The campaign.') });
 export const listCampaignsInput = z.object({
-  brand: z.union([z.literal('all'), uuid]).optional().describe('A brand id, or `all` for the whole workspace (default: the credential\'s brand).'),
+  brand: z
+    .union([z.literal('all'), uuid])
+    .optional()
+    .describe("A brand id, or `all` for the whole workspace (default: the credential's brand)."),
 });
 export const listCampaignsOutput = z.object({ campaigns: z.array(campaign) });
 
-export const enrollInput = z.strictObject({ id: uuid.describe('The campaign.'), lead_ids: z.array(uuid).min(1).max(500).describe('1 to 500 leads to enroll.') }).meta({
-  examples: [{ id: exampleId, lead_ids: [exampleId] }],
-});
+export const enrollInput = z
+  .strictObject({ id: uuid.describe('The campaign.'), lead_ids: z.array(uuid).min(1).max(500).describe('1 to 500 leads to enroll.') })
+  .meta({
+    examples: [{ id: exampleId, lead_ids: [exampleId] }],
+  });
 const skipped = z.int();
 export const enrollOutput = z.object({
   enrolled: z.int().describe('Leads enrolled now.'),
@@ -123,7 +153,7 @@ export const enrollOutput = z.object({
       unsubscribed: skipped.describe('The lead unsubscribed.'),
       archived: skipped.describe('The lead is archived (or disqualified).'),
       already_enrolled: skipped.describe('Already in this campaign.'),
-      no_email: skipped.describe('The lead has no email address (or is not the workspace\'s).'),
+      no_email: skipped.describe("The lead has no email address (or is not the workspace's)."),
       invalid_email: skipped.describe('The address cannot be sent to.'),
     })
     .describe('Leads not enrolled, by reason.'),

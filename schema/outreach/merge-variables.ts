@@ -33,7 +33,8 @@ export function mergeVariableProblems(text: string): string[] {
   }
   // Braces left once every {{…}} is blanked out (same length, so positions stay) belong to a placeholder never closed or opened.
   const stray = /\{\{|\}\}/.exec(text.replace(placeholders, (whole) => ' '.repeat(whole.length)));
-  if (stray) problems.push(`malformed merge variable near "${text.slice(Math.max(0, stray.index - 20), stray.index + 22)}": every {{ needs its }}`);
+  if (stray)
+    problems.push(`malformed merge variable near "${text.slice(Math.max(0, stray.index - 20), stray.index + 22)}": every {{ needs its }}`);
   return problems;
 }
 
@@ -43,7 +44,11 @@ export function mergeVariableProblems(text: string): string[] {
  * fallback as written in the template; `missing` names the first variable
  * with neither.
  */
-export function fillMergeVariables(text: string, values: MergeValues, encode: (value: string) => string): { text: string } | { missing: MergeVariable } {
+export function fillMergeVariables(
+  text: string,
+  values: MergeValues,
+  encode: (value: string) => string,
+): { text: string } | { missing: MergeVariable } {
   let missing: MergeVariable | undefined;
   const filled = text.replace(placeholders, (whole, inner: string) => {
     const parsed = parsePlaceholder(inner);

@@ -7,10 +7,16 @@ const count = z.int().min(0);
 
 export const listRepliesInput = z.strictObject({
   kind: z.enum(kinds).optional().describe('Only this kind: `reply`, `bounce` or `auto_reply`.'),
-  sentiment: z.enum(sentimentValues).optional().describe('Only replies analysed with this sentiment (Pro and Business; ignored on other plans).'),
-  campaign_id: uuid.optional().describe('Only replies to this campaign\'s messages.'),
-  lead_id: uuid.optional().describe('Only this lead\'s replies.'),
-  brand: z.union([z.literal('all'), uuid]).optional().describe('A brand id, or `all` for the whole workspace (default: the credential\'s brand).'),
+  sentiment: z
+    .enum(sentimentValues)
+    .optional()
+    .describe('Only replies analysed with this sentiment (Pro and Business; ignored on other plans).'),
+  campaign_id: uuid.optional().describe("Only replies to this campaign's messages."),
+  lead_id: uuid.optional().describe("Only this lead's replies."),
+  brand: z
+    .union([z.literal('all'), uuid])
+    .optional()
+    .describe("A brand id, or `all` for the whole workspace (default: the credential's brand)."),
   limit: z.coerce.number().int().min(1).max(500).default(100).describe('Replies per page, 1 to 500 (default 100).'),
   offset: z.coerce.number().int().min(0).default(0).describe('Replies to skip.'),
 });
@@ -21,17 +27,28 @@ export const reply = z
     campaign_id: uuid.nullable().describe('The campaign whose message it answers; null when it matched none.'),
     lead_id: uuid.nullable().describe('The lead it came from; null when it matched none.'),
     inbox_id: uuid.describe('The inbox it arrived in.'),
-    kind: z.enum(kinds).describe('`reply`, `bounce` (delivery failure or complaint) or `auto_reply` (out of office, other automatic answers, delay notices).'),
+    kind: z
+      .enum(kinds)
+      .describe(
+        '`reply`, `bounce` (delivery failure or complaint) or `auto_reply` (out of office, other automatic answers, delay notices).',
+      ),
     from_email: z.string(),
     from_name: z.string(),
     subject: z.string(),
-    body_text: z.string().describe('A reply\'s new text (quoted history removed); the whole text for other kinds.'),
+    body_text: z.string().describe("A reply's new text (quoted history removed); the whole text for other kinds."),
     received_at: dateTime,
-    bounce_type: z.enum(['hard', 'soft']).nullable().describe('For bounces: `hard` (permanent) or `soft` (temporary, mailbox full); null for a complaint.'),
+    bounce_type: z
+      .enum(['hard', 'soft'])
+      .nullable()
+      .describe('For bounces: `hard` (permanent) or `soft` (temporary, mailbox full); null for a complaint.'),
     bounce_code: z.string().nullable().describe('For bounces: the delivery status (`5.1.1`) or SMTP code.'),
     sentiment: z.enum(sentimentValues).nullable().optional().describe('Pro and Business only (absent otherwise); null until analysed.'),
     sentiment_score: z.number().nullable().optional().describe('-1 to 1. Pro and Business only.'),
-    intent: z.string().nullable().optional().describe('What the sender wants (`referral:<address>` for a referral). Pro and Business only.'),
+    intent: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('What the sender wants (`referral:<address>` for a referral). Pro and Business only.'),
     summary: z.string().nullable().optional().describe('One sentence. Pro and Business only.'),
     analyzed_at: nullableDateTime.optional().describe('When it was analysed. Pro and Business only.'),
   })
@@ -43,8 +60,13 @@ export const listRepliesOutput = z.object({
   total: count.describe('Replies matching every filter.'),
   counts: z
     .object({
-      kind: z.object({ reply: count, bounce: count, auto_reply: count }).describe('Per kind, under every filter but `kind` and `sentiment` (for filter chips).'),
-      sentiment: z.record(z.enum(sentimentValues), count).optional().describe('Per sentiment, under the same filters. Pro and Business only.'),
+      kind: z
+        .object({ reply: count, bounce: count, auto_reply: count })
+        .describe('Per kind, under every filter but `kind` and `sentiment` (for filter chips).'),
+      sentiment: z
+        .record(z.enum(sentimentValues), count)
+        .optional()
+        .describe('Per sentiment, under the same filters. Pro and Business only.'),
     })
     .describe('Counts for filter chips.'),
   sentiment: z

@@ -6,13 +6,31 @@ export const sendMessageInput = z
     inbox_id: uuid.optional().describe('The inbox to send from.'),
     smtp_config_id: uuid.optional().describe('The same as `inbox_id`.'),
     lead_id: uuid.optional().describe('The lead to write to (its email address is used); or give `to`.'),
-    to: z.email().optional().describe('The address to write to, when not a lead\'s.'),
+    to: z.email().optional().describe("The address to write to, when not a lead's."),
     subject: z.string().trim().min(1).max(300).describe('Subject, 1 to 300 characters.'),
-    body_html: z.string().min(1).max(100_000).describe('HTML body, sanitized to <p>, <br>, <strong> and <a href> (http, https, mailto) like sequence steps; an unsubscribe link is added.'),
+    body_html: z
+      .string()
+      .min(1)
+      .max(100_000)
+      .describe(
+        'HTML body, sanitized to <p>, <br>, <strong> and <a href> (http, https, mailto) like sequence steps; an unsubscribe link is added.',
+      ),
   })
-  .refine((input) => (input.inbox_id ?? input.smtp_config_id) !== undefined, { message: 'give inbox_id (or smtp_config_id)', path: ['inbox_id'] })
+  .refine((input) => (input.inbox_id ?? input.smtp_config_id) !== undefined, {
+    message: 'give inbox_id (or smtp_config_id)',
+    path: ['inbox_id'],
+  })
   .refine((input) => (input.lead_id === undefined) !== (input.to === undefined), { message: 'give lead_id or to, not both', path: ['to'] })
-  .meta({ examples: [{ inbox_id: exampleId, to: 'jane.doe@example.com', subject: 'Quick question', body_html: '<p>Hi Jane,</p><p>Do you have ten minutes this week?</p>' }] });
+  .meta({
+    examples: [
+      {
+        inbox_id: exampleId,
+        to: 'jane.doe@example.com',
+        subject: 'Quick question',
+        body_html: '<p>Hi Jane,</p><p>Do you have ten minutes this week?</p>',
+      },
+    ],
+  });
 
 export const outreachMessage = z
   .object({

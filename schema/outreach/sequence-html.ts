@@ -19,7 +19,10 @@ export function sanitizeBody(html: string): string {
     allowProtocolRelative: false,
     // sanitize-html keeps scheme-less (relative) hrefs, which mean nothing in an email and could be filled with a scheme by a merge variable.
     transformTags: {
-      a: (tagName, attribs): sanitizeHtml.Tag => ({ tagName, attribs: attribs.href && allowedHref.test(attribs.href.trim()) ? { href: attribs.href } : {} }),
+      a: (tagName, attribs): sanitizeHtml.Tag => ({
+        tagName,
+        attribs: attribs.href && allowedHref.test(attribs.href.trim()) ? { href: attribs.href } : {},
+      }),
     },
   });
 }

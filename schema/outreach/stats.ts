@@ -5,7 +5,9 @@ export const statsInput = z.object({
   brand: z
     .union([z.literal('all'), uuid])
     .optional()
-    .describe('A brand id to narrow to that brand\'s inboxes and campaigns, or `all` for the whole workspace (default: the credential\'s brand).'),
+    .describe(
+      "A brand id to narrow to that brand's inboxes and campaigns, or `all` for the whole workspace (default: the credential's brand).",
+    ),
 });
 
 const count = z.int().min(0);
@@ -13,7 +15,7 @@ const rate = z.number().min(0).max(1);
 
 export const statsDay = z
   .object({
-    date: z.iso.date().describe('The calendar day in the workspace\'s time zone, YYYY-MM-DD.'),
+    date: z.iso.date().describe("The calendar day in the workspace's time zone, YYYY-MM-DD."),
     label: z.string().describe('Short English weekday and day of the month, e.g. `Mon 17`.'),
     sent: count.describe('Messages the SMTP server accepted that day.'),
     failed: count.describe('Sends that failed for good that day (and sends interrupted mid-way).'),
@@ -35,13 +37,13 @@ export const statsTotals = z
     unsubRate14d: rate.describe('unsub14d / sent14d (0 when nothing was sent; at most 1).'),
     bounceRate14d: rate.describe('bounced14d / sent14d (0 when nothing was sent; at most 1).'),
     activeEnrollments: count.describe('Enrollments still going in the campaigns (archived campaigns left out).'),
-    sent24h: count.describe('Sends of the inboxes in the rolling 24 hours, as their caps count them (the inboxes\' `sent24h` summed).'),
-    capToday: count.describe('Today\'s caps of the inboxes that are not paused, summed.'),
+    sent24h: count.describe("Sends of the inboxes in the rolling 24 hours, as their caps count them (the inboxes' `sent24h` summed)."),
+    capToday: count.describe("Today's caps of the inboxes that are not paused, summed."),
   })
   .meta({ id: 'OutreachStatsTotals' });
 
 export const statsOutput = z.object({
-  days: z.array(statsDay).length(14).describe('The last 14 calendar days in the workspace\'s time zone, oldest first, today last.'),
+  days: z.array(statsDay).length(14).describe("The last 14 calendar days in the workspace's time zone, oldest first, today last."),
   totals: statsTotals.describe('Totals over the 14 days, and sending figures now.'),
 });
 export type OutreachStatsOut = z.infer<typeof statsOutput>;

@@ -6,7 +6,9 @@ export type SuppressionReason = (typeof suppressionReasons)[number];
 
 const reason = z
   .enum(suppressionReasons)
-  .describe('Why the entry is on the list: `unsubscribe` (the recipient asked), `hard_bounce` (the address does not exist), `complaint` (marked as spam), `manual` (added by hand).');
+  .describe(
+    'Why the entry is on the list: `unsubscribe` (the recipient asked), `hard_bounce` (the address does not exist), `complaint` (marked as spam), `manual` (added by hand).',
+  );
 
 /** `x@domain` is an address exactly when `@domain` is a domain entry, so one address check covers both forms. */
 export const isSuppressionEntry = (entry: string) => z.email().safeParse(entry.startsWith('@') ? `x${entry}` : entry).success;
@@ -22,9 +24,9 @@ export const suppressionEntry = z
 
 export const suppression = z
   .object({
-    id: uuid.describe('The entry\'s id, derived from the workspace and the entry: the same entry always has the same id.'),
+    id: uuid.describe("The entry's id, derived from the workspace and the entry: the same entry always has the same id."),
     email: z.string().nullable().describe('The address, lower-cased; null for a whole-domain entry.'),
-    domain: z.string().describe('The address\'s domain, or the domain a whole-domain entry covers.'),
+    domain: z.string().describe("The address's domain, or the domain a whole-domain entry covers."),
     reason,
     source: z.string().describe('Where the entry came from: `api` (added through the API), `unsubscribe_link`, `smtp_rejection`, ...'),
     created_at: dateTime.describe('When the entry was added.'),
@@ -54,10 +56,12 @@ export const listSuppressionsOutput = z.object({
 
 const entryList = z.array(suppressionEntry).min(1).max(1000);
 
-export const addSuppressionsInput = z.strictObject({
-  entries: entryList.describe('1 to 1,000 addresses or `@domain` entries; a 400 names the first bad one as `entries.<i>`.'),
-  reason: reason.default('manual'),
-}).meta({ examples: [{ entries: ['jane.doe@example.com', '@example.org'], reason: 'manual' }] });
+export const addSuppressionsInput = z
+  .strictObject({
+    entries: entryList.describe('1 to 1,000 addresses or `@domain` entries; a 400 names the first bad one as `entries.<i>`.'),
+    reason: reason.default('manual'),
+  })
+  .meta({ examples: [{ entries: ['jane.doe@example.com', '@example.org'], reason: 'manual' }] });
 
 export const addSuppressionsOutput = z.object({
   added: z.int().describe('Entries put on the list by this call.'),
@@ -67,9 +71,13 @@ export const addSuppressionsOutput = z.object({
 export const removeSuppressionsInput = z
   .strictObject({
     ids: z.array(uuid).min(1).max(1000).optional().describe('1 to 1,000 entry ids to remove.'),
-    emails: entryList.optional().describe('1 to 1,000 entries to remove, written as when added (an address, or `@domain` for a whole-domain entry).'),
+    emails: entryList
+      .optional()
+      .describe('1 to 1,000 entries to remove, written as when added (an address, or `@domain` for a whole-domain entry).'),
   })
   .refine((body) => (body.ids === undefined) !== (body.emails === undefined), { message: 'give either ids or emails', path: ['ids'] })
   .meta({ examples: [{ emails: ['jane.doe@example.com'] }] });
 
-export const removeSuppressionsOutput = z.object({ deleted: z.int().describe('Entries removed (ids or entries not on the list are ignored).') });
+export const removeSuppressionsOutput = z.object({
+  deleted: z.int().describe('Entries removed (ids or entries not on the list are ignored).'),
+});

@@ -45,7 +45,11 @@ const agentRunSchema = new Schema(
 agentRunSchema.index({ workspaceId: 1, createdAt: -1 });
 agentRunSchema.index({ conversationId: 1, createdAt: 1 });
 
-export type AgentRunDoc = InferRawDocTypeFromSchema<typeof agentRunSchema> & { context: Record<string, unknown>; options: AgentRunOptions; inherited: Playbook };
+export type AgentRunDoc = InferRawDocTypeFromSchema<typeof agentRunSchema> & {
+  context: Record<string, unknown>;
+  options: AgentRunOptions;
+  inherited: Playbook;
+};
 export interface AgentRunOptions {
   max_leads?: number;
   max_pages?: number;
@@ -75,5 +79,8 @@ export interface Playbook {
   /** Sites visited and the leads each gave (0: nothing found), as a list: host names hold dots, which document keys must not. */
   sources: Array<{ host: string; leads: number }>;
 }
-export type ConversationDoc = InferRawDocTypeFromSchema<typeof conversationSchema> & { context: Record<string, unknown>; playbook: Playbook };
+export type ConversationDoc = InferRawDocTypeFromSchema<typeof conversationSchema> & {
+  context: Record<string, unknown>;
+  playbook: Playbook;
+};
 export const AgentConversation = mongoose.model('AgentConversation', conversationSchema, 'agent_conversations');

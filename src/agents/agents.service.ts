@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import { agentRunJob } from '../jobs/contracts.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { finishedAgentRunStatuses, type agentRun, type agentRunWithArtifacts, type listAgentRunsInput, type replyToAgentRunInput, type startAgentRunInput, type startAgentRunOutput } from '../../schema/agents.ts';
+import {
+  finishedAgentRunStatuses,
+  type agentRun,
+  type agentRunWithArtifacts,
+  type listAgentRunsInput,
+  type replyToAgentRunInput,
+  type startAgentRunInput,
+  type startAgentRunOutput,
+} from '../../schema/agents.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter, brandForWrite } from '../brands/brands.service.ts';
 import { now } from '../clock.ts';
@@ -25,7 +33,11 @@ type Started = z.infer<typeof startAgentRunOutput>;
 type RunOut = z.infer<typeof agentRun>;
 
 /** Starts a run (202): checks what it names, then queues it. 402 when the workspace has no agent credits and overage is off. */
-export async function startAgentRun(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: StartInput, parentRunId: string | null = null): Promise<Started> {
+export async function startAgentRun(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  input: StartInput,
+  parentRunId: string | null = null,
+): Promise<Started> {
   const { workspaceId } = principal;
   if (input.output_schema) compileJsonSchema(input.output_schema, 'output_schema');
   const brandId = await brandForWrite(principal, input.brand_id);
@@ -66,16 +78,21 @@ export async function startAgentRun(principal: Pick<Principal, 'workspaceId' | '
 /** An enrichment run's leads (400 naming `lead_ids` when it names none and no filter selects any); none for other runs. */
 async function enrichmentSelection(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: StartInput): Promise<string[]> {
   if (input.behavior !== 'enrichment') {
-    if (input.lead_ids || input.lead_filter) throw fieldError({ field: 'lead_ids', problem: 'lead_ids and lead_filter are for behavior "enrichment"' });
+    if (input.lead_ids || input.lead_filter)
+      throw fieldError({ field: 'lead_ids', problem: 'lead_ids and lead_filter are for behavior "enrichment"' });
     return [];
   }
-  if (!input.lead_ids && !input.lead_filter) throw fieldError({ field: 'lead_ids', problem: 'an enrichment run needs lead_ids (1–500) or lead_filter' });
+  if (!input.lead_ids && !input.lead_filter)
+    throw fieldError({ field: 'lead_ids', problem: 'an enrichment run needs lead_ids (1–500) or lead_filter' });
   const ids = await leadsForEnrichment(principal.workspaceId, null, { lead_ids: input.lead_ids, filter: input.lead_filter });
   if (ids.length === 0) throw fieldError({ field: 'lead_filter', problem: 'selects no lead' });
   return ids;
 }
 
-export async function listAgentRuns(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof listAgentRunsInput>): Promise<RunOut[]> {
+export async function listAgentRuns(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  input: z.infer<typeof listAgentRunsInput>,
+): Promise<RunOut[]> {
   const brandId = await brandFilter(principal, input.brand, 'credential');
   const docs = await AgentRun.find({ workspaceId: principal.workspaceId, ...(brandId && { brandId }) })
     .sort({ createdAt: -1, _id: -1 })
@@ -99,7 +116,8 @@ export async function getAgentRun(workspaceId: string, id: string): Promise<z.in
 export async function cancelAgentRun(workspaceId: string, id: string): Promise<RunOut> {
   const doc = await ownedRun(workspaceId, id);
   const cancelled = await cancelRun(doc, 'Cancelled by request.');
-  if (!cancelled) throw new AppError('conflict', `The run has already ended (${(await ownedRun(workspaceId, id)).status})`, { status: doc.status });
+  if (!cancelled)
+    throw new AppError('conflict', `The run has already ended (${(await ownedRun(workspaceId, id)).status})`, { status: doc.status });
   return toAgentRun(cancelled);
 }
 
@@ -109,7 +127,10 @@ export async function cancelAgentRun(workspaceId: string, id: string): Promise<R
  * a follow-up run in its conversation; a working run is 409, unless
  * `interrupt`, which cancels it and starts a new run with the message.
  */
-export async function replyToAgentRun(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof replyToAgentRunInput>): Promise<Started> {
+export async function replyToAgentRun(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  input: z.infer<typeof replyToAgentRunInput>,
+): Promise<Started> {
   const run = await ownedRun(principal.workspaceId, input.id);
   if (run.status === 'paused') return resumeRun(run, input.message);
   if (!finishedAgentRunStatuses.includes(run.status)) {
@@ -132,7 +153,8 @@ export async function replyToAgentRun(principal: Pick<Principal, 'workspaceId' |
   );
 }
 
-const stillWorking = (status: string) => new AppError('conflict', `The run is still working (${status}): reply with interrupt: true to stop it and start a new run`, { status });
+const stillWorking = (status: string) =>
+  new AppError('conflict', `The run is still working (${status}): reply with interrupt: true to stop it and start a new run`, { status });
 
 /**
  * The answer is stored as the run's next step, whose id is taken once: of
@@ -140,12 +162,21 @@ const stillWorking = (status: string) => new AppError('conflict', `The run is st
  */
 async function resumeRun(run: AgentRunDoc, message: string): Promise<Started> {
   try {
-    await AgentStep.create({ _id: stepId(run._id, run.steps), runId: run._id, seq: run.steps, kind: 'reply', message: { role: 'user', content: message } });
+    await AgentStep.create({
+      _id: stepId(run._id, run.steps),
+      runId: run._id,
+      seq: run.steps,
+      kind: 'reply',
+      message: { role: 'user', content: message },
+    });
   } catch (error) {
     if (isDuplicateKey(error)) throw stillWorking('running');
     throw error;
   }
-  const resumed = await AgentRun.findOneAndUpdate({ _id: run._id, status: 'paused' }, { $set: { status: 'running', resultSummary: null, steps: run.steps + 1 } });
+  const resumed = await AgentRun.findOneAndUpdate(
+    { _id: run._id, status: 'paused' },
+    { $set: { status: 'running', resultSummary: null, steps: run.steps + 1 } },
+  );
   // Cancelled between the answer and now: the answer stays in the transcript, unused.
   if (!resumed) throw stillWorking('cancelled');
   await enqueue(agentRunJob, { runId: run._id });

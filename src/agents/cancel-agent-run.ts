@@ -11,7 +11,8 @@ export const cancelAgentRunProcedure = apiProcedure
       path: '/api/agents/runs/{id}/cancel',
       tags: ['Agent'],
       summary: 'Cancel an agent run',
-      description: 'Cancels a queued, paused or working run (a working run stops between steps, keeping the leads it saved); 409 when it has already finished.',
+      description:
+        'Cancels a queued, paused or working run (a working run stops between steps, keeping the leads it saved); 409 when it has already finished.',
     },
   })
   .input(agentRunIdInput)

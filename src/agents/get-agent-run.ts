@@ -10,7 +10,8 @@ export const getAgentRunProcedure = apiProcedure
       path: '/api/agents/runs/{id}',
       tags: ['Agent'],
       summary: 'An agent run with its artifacts',
-      description: 'A finished run lists its files (`leads.csv`, and `result.json` with an output schema) with download URLs signed for one hour.',
+      description:
+        'A finished run lists its files (`leads.csv`, and `result.json` with an output schema) with download URLs signed for one hour.',
     },
   })
   .input(agentRunIdInput)

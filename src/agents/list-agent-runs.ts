@@ -10,7 +10,7 @@ export const listAgentRunsProcedure = apiProcedure
       path: '/api/agents/runs',
       tags: ['Agent'],
       summary: 'List agent runs (an array, newest first, without artifacts)',
-      description: 'The workspace\'s runs of the credential\'s brand by default; `brand=all` widens to every brand.',
+      description: "The workspace's runs of the credential's brand by default; `brand=all` widens to every brand.",
     },
   })
   .input(listAgentRunsInput)

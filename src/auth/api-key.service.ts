@@ -30,10 +30,17 @@ function generateKey(): string {
 }
 
 export function parseScopes(list: string): Permission[] {
-  const scopes = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !(permissions as readonly string[]).includes(s));
   if (unknown.length || !scopes.length) {
-    throw new AppError('validation_failed', `scopes: unknown permission ${unknown.join(', ') || '(none given)'}; use ${permissions.join(', ')}`, { field: 'scopes' });
+    throw new AppError(
+      'validation_failed',
+      `scopes: unknown permission ${unknown.join(', ') || '(none given)'}; use ${permissions.join(', ')}`,
+      { field: 'scopes' },
+    );
   }
   return scopes as Permission[];
 }
@@ -48,7 +55,13 @@ export async function createApiKey(input: {
   expiresAt?: Date | null;
 }): Promise<{ id: string; apiKey: string; scopes: Permission[]; brandId: string | null }> {
   const apiKey = generateKey();
-  const doc = await ApiKey.create({ ...input, _id: hashKey(apiKey), brandId: input.brandId ?? null, expiresAt: input.expiresAt ?? null, last4: apiKey.slice(-4) });
+  const doc = await ApiKey.create({
+    ...input,
+    _id: hashKey(apiKey),
+    brandId: input.brandId ?? null,
+    expiresAt: input.expiresAt ?? null,
+    last4: apiKey.slice(-4),
+  });
   return { id: doc.keyId, apiKey, scopes: doc.scopes, brandId: doc.brandId ?? null };
 }
 
@@ -65,7 +78,11 @@ export async function discardApiKey(id: string): Promise<void> {
 }
 
 /** Keys that are accepted now: active and not expired. */
-const usableNow = (workspaceId: string) => ({ workspaceId, status: 'active' as const, $or: [{ expiresAt: null }, { expiresAt: { $gt: now() } }] });
+const usableNow = (workspaceId: string) => ({
+  workspaceId,
+  status: 'active' as const,
+  $or: [{ expiresAt: null }, { expiresAt: { $gt: now() } }],
+});
 
 export const countUsableApiKeys = (workspaceId: string) => ApiKey.countDocuments(usableNow(workspaceId));
 

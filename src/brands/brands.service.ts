@@ -23,7 +23,10 @@ export async function createWorkspaceBrand(workspaceId: string, name: string): P
 }
 
 export async function listBrands(workspaceId: string): Promise<BrandOut[]> {
-  const [docs, workspace] = await Promise.all([Brand.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).lean<BrandDoc[]>(), getWorkspace(workspaceId)]);
+  const [docs, workspace] = await Promise.all([
+    Brand.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).lean<BrandDoc[]>(),
+    getWorkspace(workspaceId),
+  ]);
   return docs.map((doc) => toBrand(doc, workspace.defaultBrandId));
 }
 
@@ -39,7 +42,11 @@ async function credentialBrandId(principal: Pick<Principal, 'workspaceId' | 'bra
 }
 
 /** The brand a new record goes to: the one asked for (checked, 404 naming `field`), else the credential's. */
-export async function brandForWrite(principal: Pick<Principal, 'workspaceId' | 'brandId'>, requested: string | undefined, field = 'brand_id') {
+export async function brandForWrite(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  requested: string | undefined,
+  field = 'brand_id',
+) {
   return requested ? assertBrandInWorkspace(principal.workspaceId, requested, field) : credentialBrandId(principal);
 }
 
@@ -50,7 +57,11 @@ export async function brandForWrite(principal: Pick<Principal, 'workspaceId' | '
  * brand for brand-scoped records (inboxes, campaigns, sequences, agent
  * runs), the whole workspace for pooled ones (leads).
  */
-export async function brandFilter(principal: Pick<Principal, 'workspaceId' | 'brandId'>, brand: string | undefined, fallback: 'credential' | 'workspace'): Promise<string | null> {
+export async function brandFilter(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  brand: string | undefined,
+  fallback: 'credential' | 'workspace',
+): Promise<string | null> {
   if (brand === 'all') return null;
   if (brand) return assertBrandInWorkspace(principal.workspaceId, brand, 'brand');
   return fallback === 'workspace' ? null : credentialBrandId(principal);

@@ -4,7 +4,10 @@ import { apiProcedure } from '../trpc/procedures.ts';
 import { listBrands } from './brands.service.ts';
 
 export const listBrandsProcedure = apiProcedure
-  .meta({ permission: 'read', openapi: { method: 'GET', path: '/api/brands', tags: ['Brands'], summary: 'List the workspace\'s brands, the default first' } })
+  .meta({
+    permission: 'read',
+    openapi: { method: 'GET', path: '/api/brands', tags: ['Brands'], summary: "List the workspace's brands, the default first" },
+  })
   .input(noInput)
   .output(listBrandsOutput)
   .query(async ({ ctx }) => ({ brands: await listBrands(ctx.principal.workspaceId) }));

@@ -74,7 +74,9 @@ async function passwordFromStdin(): Promise<string> {
   if (process.stdin.isTTY) console.error('Password (then Enter and Ctrl-D):');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const password = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (!password) throw new UsageError('users set-password reads the password from standard input, which was empty');
   return password;
 }
@@ -99,7 +101,12 @@ async function run(command: string, flags: Flags): Promise<unknown> {
       return showWorkspace(required(flags, 'id'));
     case 'keys create': {
       const workspaceId = required(flags, 'workspace');
-      const { key, secret } = await issueOwnerKey(workspaceId, required(flags, 'name'), parseScopes(required(flags, 'scopes')), flags.brand ?? null);
+      const { key, secret } = await issueOwnerKey(
+        workspaceId,
+        required(flags, 'name'),
+        parseScopes(required(flags, 'scopes')),
+        flags.brand ?? null,
+      );
       return { id: key.id, apiKey: secret, scopes: key.scopes, brandId: key.brand_id };
     }
     case 'keys revoke':
@@ -123,7 +130,9 @@ async function main() {
     const folder = resolve(config.DATA_DIR);
     // Only `workspace create` starts a database; every other command reads one, and a new empty one would only answer "not found".
     if (!holdsEmbeddedDatabase(folder) && command !== 'workspace create') {
-      throw new Error(`No database in ${folder} (DATA_DIR) yet: set DATA_DIR to the folder the service uses (npm start uses ./data in its own folder), or MONGODB_URI`);
+      throw new Error(
+        `No database in ${folder} (DATA_DIR) yet: set DATA_DIR to the folder the service uses (npm start uses ./data in its own folder), or MONGODB_URI`,
+      );
     }
     console.error(`embedded database in ${folder} (DATA_DIR)`);
   }

@@ -1,6 +1,16 @@
 import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
 import { daySpend } from './daily-spending.ts';
-import { alreadyCharged, chargeSpan, creditsExhausted, readBalance, usageAccountIn, UsageAccountClosedError, type ChargeOnce, type CreditKind, type Debit } from './debit-rules.ts';
+import {
+  alreadyCharged,
+  chargeSpan,
+  creditsExhausted,
+  readBalance,
+  usageAccountIn,
+  UsageAccountClosedError,
+  type ChargeOnce,
+  type CreditKind,
+  type Debit,
+} from './debit-rules.ts';
 
 /** The update parts that record a charge on a usage account, in the same write as the balance. */
 function accountCharge(once: ChargeOnce | undefined, charged: number, overage: number) {
@@ -25,7 +35,13 @@ const takeIf = (workspaceId: string, condition: Record<string, unknown>, update:
  * a short balance is emptied only if nobody changed it since it was read.
  * Whichever update takes it also adds the amount to `day`'s spending.
  */
-export async function debitAtomically(workspaceId: string, kind: CreditKind, amount: number, day: string, once?: ChargeOnce): Promise<Debit> {
+export async function debitAtomically(
+  workspaceId: string,
+  kind: CreditKind,
+  amount: number,
+  day: string,
+  once?: ChargeOnce,
+): Promise<Debit> {
   const spend = daySpend(day, kind, amount);
   for (;;) {
     const whole = accountCharge(once, amount, 0);
@@ -47,7 +63,11 @@ export async function debitAtomically(workspaceId: string, kind: CreditKind, amo
     const emptied = await takeIf(
       workspaceId,
       { [kind]: balance, ...short.condition },
-      { $set: { [kind]: 0, ...short.set }, $inc: { [`overageUsed.${kind}`]: amount - balance, ...short.inc, ...spend.inc }, $unset: spend.unset },
+      {
+        $set: { [kind]: 0, ...short.set },
+        $inc: { [`overageUsed.${kind}`]: amount - balance, ...short.inc, ...spend.inc },
+        $unset: spend.unset,
+      },
     );
     if (emptied) return { charged: balance, overage: amount - balance, remaining: 0, repeated: false };
   }

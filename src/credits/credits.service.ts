@@ -28,7 +28,11 @@ export async function getBalances(workspaceId: string): Promise<Balances> {
 }
 
 export async function setBalances(workspaceId: string, changes: Partial<Balances>): Promise<Balances> {
-  const doc = await CreditBalance.findOneAndUpdate({ _id: workspaceId }, { $set: changes }, { upsert: true, returnDocument: 'after' }).lean<CreditBalanceDoc>();
+  const doc = await CreditBalance.findOneAndUpdate(
+    { _id: workspaceId },
+    { $set: changes },
+    { upsert: true, returnDocument: 'after' },
+  ).lean<CreditBalanceDoc>();
   return toBalances(doc);
 }
 
@@ -64,7 +68,10 @@ export async function usageOf(workspaceId: string, account: string): Promise<Usa
 /** Opens a usage account for work about to charge items to it (an account already open is left as it is). */
 export async function openUsage(workspaceId: string, account: string): Promise<void> {
   const path = `usage.${account}`;
-  await CreditBalance.updateOne({ _id: workspaceId, [path]: { $exists: false } }, { $set: { [path]: { items: 0, next: 0, charged: 0, overage: 0 } } });
+  await CreditBalance.updateOne(
+    { _id: workspaceId, [path]: { $exists: false } },
+    { $set: { [path]: { items: 0, next: 0, charged: 0, overage: 0 } } },
+  );
 }
 
 /** Closes a usage account once its work has ended (its totals stored with the work) or was deleted: later charges to it are refused. */
@@ -80,6 +87,7 @@ export async function closeUsage(workspaceId: string, account: string): Promise<
 export async function spendingByDay(workspaceId: string, today: string): Promise<Record<string, DaySpending>> {
   const spent = (await readBalance(workspaceId))?.spent ?? {};
   const stale = Object.keys(spent).filter((day) => day < daysBefore(today, keptDays));
-  if (stale.length) await CreditBalance.updateOne({ _id: workspaceId }, { $unset: Object.fromEntries(stale.map((day) => [`spent.${day}`, ''])) });
+  if (stale.length)
+    await CreditBalance.updateOne({ _id: workspaceId }, { $unset: Object.fromEntries(stale.map((day) => [`spent.${day}`, ''])) });
   return spent;
 }

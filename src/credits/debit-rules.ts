@@ -61,4 +61,5 @@ export const creditsExhausted = (kind: CreditKind, amount: number, remaining: nu
 
 export const readBalance = (workspaceId: string) => CreditBalance.findById(workspaceId).lean<CreditBalanceDoc>();
 
-export const alreadyCharged = (doc: CreditBalanceDoc | null, once: ChargeOnce | undefined) => Boolean(once && once.sequence < (doc?.usage?.[once.account]?.next ?? 0));
+export const alreadyCharged = (doc: CreditBalanceDoc | null, once: ChargeOnce | undefined) =>
+  Boolean(once && once.sequence < (doc?.usage?.[once.account]?.next ?? 0));

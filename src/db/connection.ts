@@ -35,7 +35,10 @@ export function isDatabaseUnreachable(error: unknown): boolean {
 export function watchConnection(graceMs: number, onLost: (reason: string) => void): () => void {
   let timer: NodeJS.Timeout | undefined;
   const down = () => {
-    timer ??= setTimeout(() => onLost(`the database connection was lost ${Math.round(graceMs / 1000)} s ago and has not come back`), graceMs);
+    timer ??= setTimeout(
+      () => onLost(`the database connection was lost ${Math.round(graceMs / 1000)} s ago and has not come back`),
+      graceMs,
+    );
   };
   const up = () => {
     clearTimeout(timer);

@@ -23,7 +23,6 @@ interface Options {
   onExit?: (reason: string) => void;
 }
 
-
 /** The service's database; FerretDB keeps it in `<dataDir>/<name>.sqlite`. */
 const databaseName = 'leadops';
 
@@ -65,7 +64,8 @@ const canConnect = (port: number) =>
 async function waitForPort(port: number, child: ChildProcess, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`FerretDB exited with code ${child.exitCode ?? child.signalCode} before listening`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`FerretDB exited with code ${child.exitCode ?? child.signalCode} before listening`);
     if (await canConnect(port)) return;
     await sleep(50);
   }
@@ -115,7 +115,8 @@ const roleNames: Record<string, string> = {
   worker: 'a running job worker (`worker`)',
   cli: 'an admin CLI command',
 };
-const describe = (holder: LockHolder) => `${roleNames[holder.role] ?? `a process (${holder.role})`}, pid ${holder.pid}, since ${holder.since}`;
+const describe = (holder: LockHolder) =>
+  `${roleNames[holder.role] ?? `a process (${holder.role})`}, pid ${holder.pid}, since ${holder.since}`;
 
 const inUse = (dataDir: string, holder: LockHolder) =>
   new Error(
@@ -124,7 +125,9 @@ const inUse = (dataDir: string, holder: LockHolder) =>
   );
 
 const notServing = (dataDir: string, holder: LockHolder) =>
-  new Error(`DATA_DIR ${dataDir} belongs to ${describe(holder)}, whose database did not answer within ${cliWaitMs / 1000} s: try again once it serves.`);
+  new Error(
+    `DATA_DIR ${dataDir} belongs to ${describe(holder)}, whose database did not answer within ${cliWaitMs / 1000} s: try again once it serves.`,
+  );
 
 /** FerretDB's last error line without its timestamp, Go call frames and wrapping: the SQLite message. */
 const lastError = (stderr: string) =>
@@ -160,10 +163,24 @@ const sqliteUrl = (dataDir: string) => `file:${dataDir}/?_pragma=synchronous(nor
  * Starts the FerretDB binary on a free port; tries another port if one was taken between the probe and the bind.
  * `spawned` learns of each child as it starts, so that this process can stop it however it ends.
  */
-async function launch(binary: string, dataDir: string, spawned: (child: ChildProcess) => void): Promise<{ child: ChildProcess; port: number }> {
+async function launch(
+  binary: string,
+  dataDir: string,
+  spawned: (child: ChildProcess) => void,
+): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const args = ['--listen-addr', `127.0.0.1:${port}`, '--exit-on-stdin-eof', '--log-level', 'error', '--handler', 'sqlite', '--sqlite-url', sqliteUrl(dataDir)];
+    const args = [
+      '--listen-addr',
+      `127.0.0.1:${port}`,
+      '--exit-on-stdin-eof',
+      '--log-level',
+      'error',
+      '--handler',
+      'sqlite',
+      '--sqlite-url',
+      sqliteUrl(dataDir),
+    ];
     // stdin is a pipe so that FerretDB stops when this process is killed outright (nothing of ours runs then). Its own
     // process group keeps a terminal's Ctrl-C from stopping it before this process has stopped using it.
     const child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });
@@ -252,7 +269,8 @@ async function stopLeftover(dataDir: string, stateFile: string) {
 
 async function startOwned(dataDir: string, stateFile: string, options: Options, lock: DataDirLock): Promise<EmbeddedDatabase> {
   let child: ChildProcess | undefined;
-  const writeState = (port?: number) => writeFileSync(stateFile, JSON.stringify({ pid: child!.pid!, port, owner: process.pid } satisfies State));
+  const writeState = (port?: number) =>
+    writeFileSync(stateFile, JSON.stringify({ pid: child!.pid!, port, owner: process.pid } satisfies State));
   // The folder is freed only once this process's FerretDB no longer runs: another process may then open the files.
   const release = () => {
     if (child) {

@@ -40,8 +40,14 @@ const isCurrent = (build: FerretDbBuild, hash: string) =>
   existsSync(binaryOf(build)) && existsSync(builtFromFileOf(build)) && readFileSync(builtFromFileOf(build), 'utf8') === hash;
 
 function run(go: string, args: string[], what: string): string {
-  const result = spawnSync(go, args, { cwd: wrapperDir, encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  if (result.status !== 0) throw new Error(`${what} failed (go exited ${result.status}); set MONGODB_URI to use an existing MongoDB instead.`);
+  const result = spawnSync(go, args, {
+    cwd: wrapperDir,
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (result.status !== 0)
+    throw new Error(`${what} failed (go exited ${result.status}); set MONGODB_URI to use an existing MongoDB instead.`);
   return result.stdout;
 }
 
@@ -59,7 +65,9 @@ function preparePatchedModule(go: string) {
   for (const file of readdirSync(patchedModuleDir, { recursive: true, encoding: 'utf8' })) {
     chmodSync(join(patchedModuleDir, file), statSync(join(patchedModuleDir, file)).isDirectory() ? 0o755 : 0o644);
   }
-  for (const diff of readdirSync(patchDir).filter((file) => file.endsWith('.diff')).sort()) {
+  for (const diff of readdirSync(patchDir)
+    .filter((file) => file.endsWith('.diff'))
+    .sort()) {
     // Outside any repository (the ceiling keeps git from finding this project's), git apply patches the files under cwd.
     const applied = spawnSync('git', ['apply', '--whitespace=nowarn', join(patchDir, diff)], {
       cwd: patchedModuleDir,
@@ -108,7 +116,9 @@ export function ensureFerretDbBinary(log: (line: string) => void, explicit?: str
       'No database configured: set MONGODB_URI to a MongoDB 6+ server, or install Go (>= 1.24) so the embedded FerretDB can be built, or set FERRETDB_BIN.',
     );
   }
-  log(`Building the embedded FerretDB 1.24${build === 'upstream' ? ' as published (unpatched)' : ''} from the Go module proxy (first run only, about a minute)...`);
+  log(
+    `Building the embedded FerretDB 1.24${build === 'upstream' ? ' as published (unpatched)' : ''} from the Go module proxy (first run only, about a minute)...`,
+  );
   mkdirSync(join(toolsDir, 'bin'), { recursive: true });
   if (build === 'patched') {
     preparePatchedModule(go);

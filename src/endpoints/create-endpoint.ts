@@ -7,7 +7,13 @@ export const createEndpointProcedure = apiProcedure
     permission: 'write',
     successStatus: 201,
     errors: ['not_found', 'conflict'],
-    openapi: { method: 'POST', path: '/api/endpoints', tags: ['Published endpoints'], summary: 'Publish a scraper as a typed endpoint under /v1/e/{slug}', description: 'A slug already used in the workspace is 409.' },
+    openapi: {
+      method: 'POST',
+      path: '/api/endpoints',
+      tags: ['Published endpoints'],
+      summary: 'Publish a scraper as a typed endpoint under /v1/e/{slug}',
+      description: 'A slug already used in the workspace is 409.',
+    },
   })
   .input(createEndpointInput)
   .output(endpointOutput)

@@ -3,7 +3,10 @@ import { apiProcedure } from '../trpc/procedures.ts';
 import { deleteEndpoint } from './endpoints.service.ts';
 
 export const deleteEndpointProcedure = apiProcedure
-  .meta({ permission: 'write', openapi: { method: 'DELETE', path: '/api/endpoints/{id}', tags: ['Published endpoints'], summary: 'Delete a published endpoint' } })
+  .meta({
+    permission: 'write',
+    openapi: { method: 'DELETE', path: '/api/endpoints/{id}', tags: ['Published endpoints'], summary: 'Delete a published endpoint' },
+  })
   .input(endpointIdInput)
   .output(deleteEndpointOutput)
   .mutation(async ({ ctx, input }) => {

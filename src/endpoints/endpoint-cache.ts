@@ -68,7 +68,12 @@ export async function cacheCompletedRun(runId: string): Promise<void> {
   if (!call || call.cacheTtlSeconds <= 0) return;
   const run = await getRun(call.workspaceId, runId).catch(nullIfNotFound);
   if (run?.status !== 'completed' || !run.finishedAt) return;
-  const entry = { workspaceId: call.workspaceId, runId, storedAt: run.finishedAt, expiresAt: new Date(run.finishedAt.getTime() + call.cacheTtlSeconds * 1000) };
+  const entry = {
+    workspaceId: call.workspaceId,
+    runId,
+    storedAt: run.finishedAt,
+    expiresAt: new Date(run.finishedAt.getTime() + call.cacheTtlSeconds * 1000),
+  };
   if ((await EndpointCache.updateOne({ _id: call.cacheKey, storedAt: { $lt: entry.storedAt } }, { $set: entry })).matchedCount) return;
   // No entry yet (or a newer one, which stays): the first writer creates it.
   await EndpointCache.create({ _id: call.cacheKey, ...entry }).catch((error: unknown) => {

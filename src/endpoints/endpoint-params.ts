@@ -6,11 +6,13 @@ const placeholders = (template: string) => [...template.matchAll(/\{([A-Za-z_][A
 
 /** The parameter schema must be an object schema that names every placeholder of the URL template. */
 export function assertEndpointShape(paramSchema: Record<string, unknown>, urlTemplate: string) {
-  if (paramSchema.type !== 'object') throw new AppError('validation_failed', 'param_schema: must be a JSON Schema of type object', { field: 'param_schema' });
+  if (paramSchema.type !== 'object')
+    throw new AppError('validation_failed', 'param_schema: must be a JSON Schema of type object', { field: 'param_schema' });
   compileJsonSchema(paramSchema, 'param_schema', 'body');
   const properties = Object.keys((paramSchema.properties as Record<string, unknown> | undefined) ?? {});
   const unknown = placeholders(urlTemplate).find((name) => !properties.includes(name));
-  if (unknown) throw new AppError('validation_failed', `url_template: {${unknown}} is not a property of param_schema`, { field: 'url_template' });
+  if (unknown)
+    throw new AppError('validation_failed', `url_template: {${unknown}} is not a property of param_schema`, { field: 'url_template' });
   let sample: URL;
   try {
     sample = new URL(urlTemplate.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, 'x'));
@@ -42,11 +44,17 @@ export function validateParams(paramSchema: Record<string, unknown>, params: Rec
 }
 
 export function fillTemplate(template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => (params[name] === undefined ? '' : encodeURIComponent(String(params[name]))));
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) =>
+    params[name] === undefined ? '' : encodeURIComponent(String(params[name])),
+  );
 }
 
 /** Same slug and same parameters, whatever their order: the same cache entry. */
 export function cacheKeyFor(workspaceId: string, slug: string, params: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(params).sort().map((key) => [key, params[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(params)
+      .sort()
+      .map((key) => [key, params[key]]),
+  );
   return createHash('sha256').update(`${workspaceId}\n${slug}\n${canonical}`).digest('hex');
 }

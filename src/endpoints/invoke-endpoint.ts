@@ -17,14 +17,31 @@ export const invokeEndpointProcedure = apiProcedure
     errors: invokeErrors,
     restInput: paramsFromRest,
     // Its query parameters are each endpoint's own: /openapi.json documents them per endpoint (src/http/openapi.ts).
-    openapi: { method: 'GET', path: '/v1/e/{slug}', tags: ['Published endpoints'], summary: 'Call a GET endpoint', description, enabled: false },
+    openapi: {
+      method: 'GET',
+      path: '/v1/e/{slug}',
+      tags: ['Published endpoints'],
+      summary: 'Call a GET endpoint',
+      description,
+      enabled: false,
+    },
   })
   .input(invokeInput)
   .output(invokeOutput)
-  .query(async ({ ctx, input }) => exposeCacheHeaders(ctx, await invokeEndpoint(ctx.principal.workspaceId, input.slug, input.params, 'GET')));
+  .query(async ({ ctx, input }) =>
+    exposeCacheHeaders(ctx, await invokeEndpoint(ctx.principal.workspaceId, input.slug, input.params, 'GET')),
+  );
 
 export const invokePostEndpointProcedure = apiProcedure
-  .meta({ permission: 'endpoints:invoke', ...invokeRestMeta, errors: invokeErrors, restInput: paramsFromRest, openapi: { method: 'POST', path: '/v1/e/{slug}', tags: ['Published endpoints'], summary: 'Call a POST endpoint', description } })
+  .meta({
+    permission: 'endpoints:invoke',
+    ...invokeRestMeta,
+    errors: invokeErrors,
+    restInput: paramsFromRest,
+    openapi: { method: 'POST', path: '/v1/e/{slug}', tags: ['Published endpoints'], summary: 'Call a POST endpoint', description },
+  })
   .input(invokeInput)
   .output(invokeOutput)
-  .mutation(async ({ ctx, input }) => exposeCacheHeaders(ctx, await invokeEndpoint(ctx.principal.workspaceId, input.slug, input.params, 'POST')));
+  .mutation(async ({ ctx, input }) =>
+    exposeCacheHeaders(ctx, await invokeEndpoint(ctx.principal.workspaceId, input.slug, input.params, 'POST')),
+  );

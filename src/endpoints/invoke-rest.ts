@@ -11,7 +11,10 @@ export const invokeRestMeta = {
   restBody: (output: InvokeResult) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
   restResponses: {
     200: { description: 'The extracted data itself (X-Cache says HIT or MISS, Age its age in seconds)', body: z.unknown() },
-    202: { description: 'Still running: poll GET /v1/e/{slug}/results/{runId}', body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }) },
+    202: {
+      description: 'Still running: poll GET /v1/e/{slug}/results/{runId}',
+      body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }),
+    },
   },
 } satisfies Partial<Meta>;
 

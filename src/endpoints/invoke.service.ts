@@ -40,7 +40,12 @@ async function cachedResult(workspaceId: string, cacheKey: string): Promise<Invo
  * cached result at once and free; otherwise a scrape, waited for up to the
  * inline budget; past it (or in async mode) the run to poll.
  */
-export async function invokeEndpoint(workspaceId: string, slug: string, params: Record<string, unknown>, via: 'GET' | 'POST'): Promise<InvokeResult> {
+export async function invokeEndpoint(
+  workspaceId: string,
+  slug: string,
+  params: Record<string, unknown>,
+  via: 'GET' | 'POST',
+): Promise<InvokeResult> {
   const endpoint = await endpointBySlug(workspaceId, slug);
   if (endpoint.method !== via) throw new AppError('method_not_allowed', `This endpoint is called with ${endpoint.method}`);
   const values = validateParams(JSON.parse(endpoint.paramSchemaJson) as Record<string, unknown>, params, via === 'GET');
@@ -54,12 +59,13 @@ export async function invokeEndpoint(workspaceId: string, slug: string, params: 
   // The call is recorded before the run exists, so the run's completion always finds where to cache its result.
   const runId = randomUUID();
   await recordEndpointCall({ _id: runId, workspaceId, endpointId: endpoint._id, cacheKey, cacheTtlSeconds: endpoint.cacheTtlSeconds });
-  const { run } = await queueRun(workspaceId, scraper, fillTemplate(endpoint.urlTemplate, values), { runId, outputSchemaJson: endpoint.outputSchemaJson }).catch(
-    async (error: unknown) => {
-      await forgetEndpointCall(runId);
-      throw error;
-    },
-  );
+  const { run } = await queueRun(workspaceId, scraper, fillTemplate(endpoint.urlTemplate, values), {
+    runId,
+    outputSchemaJson: endpoint.outputSchemaJson,
+  }).catch(async (error: unknown) => {
+    await forgetEndpointCall(runId);
+    throw error;
+  });
   if (endpoint.mode === 'async') return { status: 'queued', runId: run._id, cache: 'MISS', ageSeconds: 0 };
   const ended = await waitForRunToEnd(workspaceId, run._id, settings().INVOKE_INLINE_TIMEOUT_MS);
   // Cached for the next callers now, not only when the completion event's subscriber gets to it.

@@ -28,4 +28,5 @@ export const nullIfNotFound = (error: unknown): null => {
   throw error;
 };
 
-export const notFound = (what: string, field?: string) => new AppError('not_found', `${field ? `${field}: ` : ''}${what} not found`, field ? { field } : {});
+export const notFound = (what: string, field?: string) =>
+  new AppError('not_found', `${field ? `${field}: ` : ''}${what} not found`, field ? { field } : {});

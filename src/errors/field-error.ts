@@ -8,5 +8,8 @@ import { AppError } from './app-error.ts';
  */
 export function fieldError(...problems: [{ field: string; problem: string }, ...Array<{ field: string; problem: string }>]): AppError {
   const issues = problems.map(({ field, problem }) => ({ field, message: `${field}: ${problem}` }));
-  return new AppError('validation_failed', `Invalid input: ${issues.map((i) => i.message).join('; ')}`, { field: issues[0]!.field, issues });
+  return new AppError('validation_failed', `Invalid input: ${issues.map((i) => i.message).join('; ')}`, {
+    field: issues[0]!.field,
+    issues,
+  });
 }

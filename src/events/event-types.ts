@@ -11,15 +11,17 @@ import { validationJob } from '../../schema/validation.ts';
  * subscribers.ts) react to them; webhook deliveries send them as they are,
  * so each type's data is a public contract.
  */
-const scrapeRunEnded = z.object({
-  runId: z.uuid().describe('The run.'),
-  scraperId: z.uuid().describe('Its scraper.'),
-  url: z.string().describe('The page it started from.'),
-  pages: z.int().describe('Pages fetched and paid for.'),
-  creditsCharged: z.int().describe('Crawl credits taken from the balance.'),
-  error: z.string().nullable().describe('Why it failed, or why it stopped early; null when it simply finished.'),
-  errorCode: z.string().nullable().describe('Machine-readable form of `error`.'),
-}).meta({ id: 'ScrapeRunEvent', description: 'A scrape run that ended: a summary (the run itself is GET /api/scrape/runs/{runId}).' });
+const scrapeRunEnded = z
+  .object({
+    runId: z.uuid().describe('The run.'),
+    scraperId: z.uuid().describe('Its scraper.'),
+    url: z.string().describe('The page it started from.'),
+    pages: z.int().describe('Pages fetched and paid for.'),
+    creditsCharged: z.int().describe('Crawl credits taken from the balance.'),
+    error: z.string().nullable().describe('Why it failed, or why it stopped early; null when it simply finished.'),
+    errorCode: z.string().nullable().describe('Machine-readable form of `error`.'),
+  })
+  .meta({ id: 'ScrapeRunEvent', description: 'A scrape run that ended: a summary (the run itself is GET /api/scrape/runs/{runId}).' });
 
 export const eventData = {
   'scrape.run.completed': scrapeRunEnded,

@@ -31,5 +31,8 @@ export const Event = mongoose.model('Event', eventSchema, 'events');
  * conditional update, so markers are handed on by one dispatcher at a time
  * on any number of workers.
  */
-const dispatchTurnSchema = new Schema({ _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } }, { versionKey: false });
+const dispatchTurnSchema = new Schema(
+  { _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } },
+  { versionKey: false },
+);
 export const EventDispatchTurn = mongoose.model('EventDispatchTurn', dispatchTurnSchema, 'event_dispatch_turn');

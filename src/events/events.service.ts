@@ -41,7 +41,13 @@ export async function emitEvent<T extends EventType>(workspaceId: string, type: 
   return id;
 }
 
-const toStored = (doc: EventDoc): StoredEvent => ({ id: doc._id, workspaceId: doc.workspaceId, type: doc.type as EventType, data: doc.data, createdAt: doc.createdAt });
+const toStored = (doc: EventDoc): StoredEvent => ({
+  id: doc._id,
+  workspaceId: doc.workspaceId,
+  type: doc.type as EventType,
+  data: doc.data,
+  createdAt: doc.createdAt,
+});
 
 /** Events due to be handed on, oldest due first, leaving out those already being handed on here. */
 export async function dueEvents(limit: number, inFlight: Iterable<string>): Promise<Array<StoredEvent & { tries: number }>> {

@@ -7,7 +7,13 @@ export const createFolderProcedure = apiProcedure
     permission: 'write',
     successStatus: 201,
     errors: ['conflict'],
-    openapi: { method: 'POST', path: '/api/folders', tags: ['Scraping'], summary: 'Create a folder of scrapers', description: 'Names are unique in the workspace (409 naming `name` otherwise).' },
+    openapi: {
+      method: 'POST',
+      path: '/api/folders',
+      tags: ['Scraping'],
+      summary: 'Create a folder of scrapers',
+      description: 'Names are unique in the workspace (409 naming `name` otherwise).',
+    },
   })
   .input(createFolderInput)
   .output(folderOutput)

@@ -5,7 +5,13 @@ import { deleteFolder } from './folders.service.ts';
 export const deleteFolderProcedure = apiProcedure
   .meta({
     permission: 'write',
-    openapi: { method: 'DELETE', path: '/api/folders/{id}', tags: ['Scraping'], summary: 'Delete a folder of scrapers', description: 'Its scrapers stay, filed in no folder.' },
+    openapi: {
+      method: 'DELETE',
+      path: '/api/folders/{id}',
+      tags: ['Scraping'],
+      summary: 'Delete a folder of scrapers',
+      description: 'Its scrapers stay, filed in no folder.',
+    },
   })
   .input(folderIdInput)
   .output(deleteFolderOutput)

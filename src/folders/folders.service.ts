@@ -25,7 +25,10 @@ export async function createFolder(workspaceId: string, name: string): Promise<F
 }
 
 export async function listFolders(workspaceId: string): Promise<FolderOut[]> {
-  const [docs, counts] = await Promise.all([Folder.find({ workspaceId }).sort({ name: 1, _id: 1 }).lean<FolderDoc[]>(), scraperCountsByFolder(workspaceId)]);
+  const [docs, counts] = await Promise.all([
+    Folder.find({ workspaceId }).sort({ name: 1, _id: 1 }).lean<FolderDoc[]>(),
+    scraperCountsByFolder(workspaceId),
+  ]);
   return docs.map((doc) => toFolder(doc, counts.get(doc._id) ?? 0));
 }
 

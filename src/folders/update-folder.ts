@@ -6,7 +6,13 @@ export const updateFolderProcedure = apiProcedure
   .meta({
     permission: 'write',
     errors: ['conflict'],
-    openapi: { method: 'PATCH', path: '/api/folders/{id}', tags: ['Scraping'], summary: 'Rename a folder of scrapers', description: 'Names are unique in the workspace (409 naming `name` otherwise).' },
+    openapi: {
+      method: 'PATCH',
+      path: '/api/folders/{id}',
+      tags: ['Scraping'],
+      summary: 'Rename a folder of scrapers',
+      description: 'Names are unique in the workspace (409 naming `name` otherwise).',
+    },
   })
   .input(updateFolderInput)
   .output(folderOutput)

@@ -12,7 +12,12 @@ const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, R
  * when it answered the request. Same-origin pages (/docs) need none of it.
  */
 export function createCors(origins: string) {
-  const allowed = new Set(origins.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean));
+  const allowed = new Set(
+    origins
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+  );
   const allows = (origin: string) => allowed.has('*') || allowed.has(origin);
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const origin = req.headers.origin;

@@ -43,7 +43,10 @@ export function checkedQuery<T extends z.ZodType>(schema: T, req: IncomingMessag
   const url = new URL(req.url ?? '/', 'http://localhost');
   const parsed = schema.safeParse(queryInput(schema, url.searchParams));
   if (!parsed.success) {
-    const [first, ...rest] = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.') || 'query', problem: issue.message }));
+    const [first, ...rest] = parsed.error.issues.map((issue) => ({
+      field: issue.path.map(String).join('.') || 'query',
+      problem: issue.message,
+    }));
     throw fieldError(first!, ...rest);
   }
   return parsed.data;

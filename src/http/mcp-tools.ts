@@ -14,7 +14,6 @@ export interface ToolShape {
 
 const takesInput = (def: ProcedureDef) => def.inputs[0] !== undefined && def.inputs[0].def.type !== 'void';
 
-
 /**
  * Open parts of a schema (`{}`: any value; `additionalProperties: {}`: any
  * keys) say so, as a description, not as a schema with no keyword at all;
@@ -56,15 +55,24 @@ export function toolShape(path: string, def: ProcedureDef): { shape: ToolShape; 
   const method = openapi?.method ?? (def.type === 'query' ? 'GET' : 'POST');
   const readOnly = def.type === 'query';
   const destructive = !readOnly && (method === 'DELETE' || /\.(delete|remove|cancel)\w*$/.test(path));
-  const description = [openapi?.summary, openapi?.description, openapi && `(${openapi.method} ${openapi.path}; permission ${def.meta?.permission})`].filter(Boolean).join(' ');
+  const description = [
+    openapi?.summary,
+    openapi?.description,
+    openapi && `(${openapi.method} ${openapi.path}; permission ${def.meta?.permission})`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   const output = def.output && inlineJsonSchema(def.output, 'output');
   // A tool's output is an object: a procedure's other outputs (lists, unions) are wrapped as `{ result }`.
   const wrapped = output !== undefined && output.type !== 'object';
-  const outputSchema = output && (wrapped ? { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false } : output);
+  const outputSchema =
+    output && (wrapped ? { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false } : output);
   const shape: ToolShape = {
     ...(openapi?.summary && { title: openapi.summary }),
     description,
-    inputSchema: takesInput(def) ? objectSchema(inlineJsonSchema(def.inputs[0]!, 'input')) : { type: 'object', properties: {}, additionalProperties: false },
+    inputSchema: takesInput(def)
+      ? objectSchema(inlineJsonSchema(def.inputs[0]!, 'input'))
+      : { type: 'object', properties: {}, additionalProperties: false },
     ...(outputSchema && { outputSchema: objectSchema(outputSchema) }),
     annotations: {
       ...(openapi?.summary && { title: openapi.summary }),

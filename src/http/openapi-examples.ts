@@ -32,7 +32,9 @@ export function setBodyExample(requestBody: unknown, example: unknown): void {
 
 /** A JSON body schema without the path parameters (the bridge takes them from the URL); undefined when nothing is left. */
 export function withoutPathParameters(schema: Node, pathParameters: string[]): Node | undefined {
-  const properties = Object.fromEntries(Object.entries((schema.properties as Node | undefined) ?? {}).filter(([name]) => !pathParameters.includes(name)));
+  const properties = Object.fromEntries(
+    Object.entries((schema.properties as Node | undefined) ?? {}).filter(([name]) => !pathParameters.includes(name)),
+  );
   if (Object.keys(properties).length === 0) return undefined;
   const { required = [], ...rest } = schema as Node & { required?: string[] };
   const stillRequired = required.filter((name) => !pathParameters.includes(name));

@@ -55,7 +55,9 @@ interface ResponseObject {
   content: { 'application/json': { schema: Record<string, unknown> } };
 }
 
-const retryAfterHeader = { 'Retry-After': { description: 'Seconds until the rolling minute has room again.', schema: { type: 'integer', minimum: 0 } } };
+const retryAfterHeader = {
+  'Retry-After': { description: 'Seconds until the rolling minute has room again.', schema: { type: 'integer', minimum: 0 } },
+};
 
 /** One response per status: the style's body schema, its `code` narrowed to the codes answered with that status. */
 export function errorResponses(codes: ErrorCode[], style: ErrorStyle = 'standard'): Record<string, ResponseObject> {

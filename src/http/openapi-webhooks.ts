@@ -6,7 +6,10 @@ import { inlineJsonSchema } from './zod-json-schema.ts';
 const signatureHeaders = [
   { name: 'webhook-id', description: "The event's id, the same on every attempt: deduplicate on it." },
   { name: 'webhook-timestamp', description: 'Seconds since the epoch when this attempt was signed.' },
-  { name: 'webhook-signature', description: '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret in use, space-separated (two during a rotation).' },
+  {
+    name: 'webhook-signature',
+    description: '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret in use, space-separated (two during a rotation).',
+  },
 ].map((header) => ({ in: 'header' as const, required: true, schema: { type: 'string' as const }, ...header }));
 
 /**

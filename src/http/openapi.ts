@@ -70,12 +70,21 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     setBodyExample(operation.requestBody, bodyExample(procedure.inputs[0], pathParameters));
     operation.responses = {
       ...successResponses(operation.responses['200']!, meta),
-      ...errorResponses(errorCodesOf({ method: openapi.method, path: openapi.path, meta, takesInput: takesInput(procedure) }), meta.errorStyle),
+      ...errorResponses(
+        errorCodesOf({ method: openapi.method, path: openapi.path, meta, takesInput: takesInput(procedure) }),
+        meta.errorStyle,
+      ),
     };
   }
   const invoke = procedures['endpoints.invoke']!;
-  document.paths!['/v1/e/{slug}'] = { ...document.paths!['/v1/e/{slug}'], get: { ...invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug'), operationId: 'endpoints-invoke' } };
-  document.paths!['/v1/e/{slug}'].post = { ...document.paths!['/v1/e/{slug}'].post, requestBody: invokePostBody(procedures['endpoints.invokePost']!) };
+  document.paths!['/v1/e/{slug}'] = {
+    ...document.paths!['/v1/e/{slug}'],
+    get: { ...invokeOperation('GET', { type: 'object' }, invokeResponses('GET', invoke), 'slug'), operationId: 'endpoints-invoke' },
+  };
+  document.paths!['/v1/e/{slug}'].post = {
+    ...document.paths!['/v1/e/{slug}'].post,
+    requestBody: invokePostBody(procedures['endpoints.invokePost']!),
+  };
   document.paths![leadExportPath] = { get: leadExportOperation() };
   document.webhooks = webhooksSection(document);
   typeEnumKeyedRecords(document);
@@ -85,7 +94,7 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
 
 /** A POST endpoint's body is its parameters, flat (paramsFromRest), each endpoint's own: any object, its example the input example's `params`. */
 function invokePostBody(procedure: ProcedureDef) {
-  const schema = { type: 'object', additionalProperties: true, description: 'The endpoint\'s parameters, as its param_schema types them.' };
+  const schema = { type: 'object', additionalProperties: true, description: "The endpoint's parameters, as its param_schema types them." };
   const requestBody = { required: true, content: jsonContent(schema) };
   setBodyExample(requestBody, bodyExample(procedure.inputs[0], [])?.params);
   return requestBody;
@@ -93,16 +102,25 @@ function invokePostBody(procedure: ProcedureDef) {
 
 /** The lead export, a CSV route beside the bridge (export-leads.route.ts): its filters are the list's, its 200 answer `text/csv`. */
 function leadExportOperation(): OperationObject {
-  const { properties = {}, required = [] } = inlineJsonSchema(exportLeadsInput, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const { properties = {}, required = [] } = inlineJsonSchema(exportLeadsInput, 'input') as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   const operation: Operation & OperationObject = {
     operationId: 'leads-export',
     tags: ['Leads'],
     summary: 'Export leads as CSV',
     description:
-      'Every lead the list\'s filters match (no page cap), newest first, streamed as a `text/csv` attachment. ' +
+      "Every lead the list's filters match (no page cap), newest first, streamed as a `text/csv` attachment. " +
       'Cells starting with `=`, `+`, `-` or `@` are prefixed with a single quote so spreadsheet apps show them as text.',
     security: [{ Authorization: [] }],
-    parameters: Object.entries(properties).map(([name, schema]) => ({ in: 'query' as const, name, required: required.includes(name), schema, description: schema.description as string | undefined })),
+    parameters: Object.entries(properties).map(([name, schema]) => ({
+      in: 'query' as const,
+      name,
+      required: required.includes(name),
+      schema,
+      description: schema.description as string | undefined,
+    })),
     responses: {
       '200': {
         description: `The leads, RFC 4180: header row ${leadExportColumns.join(',')}, then one column per custom column (by key).`,
@@ -121,7 +139,10 @@ const takesInput = (procedure: ProcedureDef) => Boolean(procedure.inputs[0]) && 
 function successResponses(generated: Operation['responses'][string], meta: Meta): Operation['responses'] {
   if (meta.restResponses) {
     return Object.fromEntries(
-      Object.entries(meta.restResponses).map(([status, { description, body }]) => [status, { description, content: jsonContent(inlineJsonSchema(body, 'output')) }]),
+      Object.entries(meta.restResponses).map(([status, { description, body }]) => [
+        status,
+        { description, content: jsonContent(inlineJsonSchema(body, 'output')) },
+      ]),
     );
   }
   const success = meta.restMediaTypes ? { ...generated, content: { ...(generated.content as object), ...meta.restMediaTypes } } : generated;
@@ -163,17 +184,31 @@ function invokeResponses(method: 'GET' | 'POST', procedure: ProcedureDef): Opera
 }
 
 /** One call of a published endpoint: its parameters typed by its param_schema; `responses` as invokeResponses. */
-function invokeOperation(method: 'GET' | 'POST', paramSchema: Record<string, unknown>, responses: Operation['responses'], slugParameter?: string): OperationObject {
+function invokeOperation(
+  method: 'GET' | 'POST',
+  paramSchema: Record<string, unknown>,
+  responses: Operation['responses'],
+  slugParameter?: string,
+): OperationObject {
   const properties = (paramSchema.properties as Record<string, Record<string, unknown>> | undefined) ?? {};
   const required = (paramSchema.required as string[] | undefined) ?? [];
-  const query = Object.entries(properties).map(([name, schema]) => ({ in: 'query' as const, name, required: required.includes(name), schema, description: schema.description as string | undefined }));
+  const query = Object.entries(properties).map(([name, schema]) => ({
+    in: 'query' as const,
+    name,
+    required: required.includes(name),
+    schema,
+    description: schema.description as string | undefined,
+  }));
   return {
     tags: ['Published endpoints'],
     summary: slugParameter ? 'Call a published GET endpoint (its parameters are its own)' : `Call this published endpoint`,
     security: [{ Authorization: [] }],
     description: 'Permission: `endpoints:invoke`.',
     'x-permission': 'endpoints:invoke',
-    parameters: [...(slugParameter ? [{ in: 'path' as const, name: slugParameter, required: true, schema: { type: 'string' as const } }] : []), ...(method === 'GET' ? query : [])],
+    parameters: [
+      ...(slugParameter ? [{ in: 'path' as const, name: slugParameter, required: true, schema: { type: 'string' as const } }] : []),
+      ...(method === 'GET' ? query : []),
+    ],
     ...(method === 'POST' && { requestBody: { required: true, content: jsonContent(paramSchema) } }),
     responses,
   };

@@ -9,7 +9,8 @@ function kindOf(schema: z.ZodType | undefined): string | undefined {
   let current = schema;
   while (current) {
     const d = def(current);
-    if (d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'prefault' || d.type === 'readonly') current = d.innerType;
+    if (d.type === 'optional' || d.type === 'default' || d.type === 'nullable' || d.type === 'prefault' || d.type === 'readonly')
+      current = d.innerType;
     else if (d.type === 'pipe') current = d.in;
     else return d.type;
   }

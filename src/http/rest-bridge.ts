@@ -38,7 +38,9 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
   const routes: Route[] = Object.entries(procedureDefs(appRouter))
     .flatMap(([path, procedure]) => {
       const openapi = procedure.meta?.openapi;
-      return openapi ? [{ method: openapi.method, template: openapi.path, pattern: getPathRegExp(normalizePath(openapi.path)), path, procedure }] : [];
+      return openapi
+        ? [{ method: openapi.method, template: openapi.path, pattern: getPathRegExp(normalizePath(openapi.path)), path, procedure }]
+        : [];
     })
     // A path is the resource of its most specific template: /api/leads/capacity before /api/leads/{id}.
     .sort((a, b) => literalSegments(b.template) - literalSegments(a.template));
@@ -64,7 +66,8 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
       ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
       const output = await call(ctx, route.path, input);
       const meta = route.procedure.meta;
-      const status = typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
+      const status =
+        typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
       sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
     } catch (error) {
       const { status, body } = toErrorResponse(error, route?.procedure.meta?.errorStyle);

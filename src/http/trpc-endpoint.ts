@@ -6,7 +6,10 @@ import { createRequestContext } from '../trpc/context.ts';
 import { errorStyleOf } from '../trpc/error-styles.ts';
 
 /** The tRPC endpoint for TypeScript clients (`@trpc/client` with the exported AppRouter type). */
-export function createTrpcEndpoint(appRouter: AppRouter, options: { rateLimitPerMinute: number; maxBodyBytes: number; onFault: (error: unknown) => void }) {
+export function createTrpcEndpoint(
+  appRouter: AppRouter,
+  options: { rateLimitPerMinute: number; maxBodyBytes: number; onFault: (error: unknown) => void },
+) {
   const handler = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',

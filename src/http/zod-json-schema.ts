@@ -17,7 +17,8 @@ export function inlineJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Nod
     if (!node || typeof node !== 'object') return node;
     const { $ref, ...rest } = node as Node;
     const entries = Object.entries(rest).map(([key, value]) => [key, inline(value, seen)]);
-    if (typeof $ref !== 'string' || !$ref.startsWith('#/$defs/')) return Object.fromEntries($ref === undefined ? entries : [['$ref', $ref], ...entries]);
+    if (typeof $ref !== 'string' || !$ref.startsWith('#/$defs/'))
+      return Object.fromEntries($ref === undefined ? entries : [['$ref', $ref], ...entries]);
     const name = $ref.slice('#/$defs/'.length);
     if (seen.includes(name)) throw new Error(`inlineJsonSchema: ${name} refers to itself`);
     return { ...(inline(defs[name], [...seen, name]) as Node), ...Object.fromEntries(entries) };

@@ -43,15 +43,24 @@ export async function onceForKey(
   const requestHash = sha256(`${scope.operation}\n${canonical(scope.input)}`);
   const known = await claim(_id, requestHash);
   if (known) {
-    if (known.requestHash !== requestHash) throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request: use a new key for a new request');
-    if (known.state === 'in_progress') throw new AppError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running: retry shortly');
-    return { outcome: known.errorJson ? { ok: false, error: revived(JSON.parse(known.errorJson)) } : { ok: true, output: JSON.parse(known.outputJson ?? 'null') }, replayed: true };
+    if (known.requestHash !== requestHash)
+      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used with another request: use a new key for a new request');
+    if (known.state === 'in_progress')
+      throw new AppError('idempotency_in_progress', 'The first request with this Idempotency-Key is still running: retry shortly');
+    return {
+      outcome: known.errorJson
+        ? { ok: false, error: revived(JSON.parse(known.errorJson)) }
+        : { ok: true, output: JSON.parse(known.outputJson ?? 'null') },
+      replayed: true,
+    };
   }
   const outcome = await run().catch((error: unknown): Outcome => ({ ok: false, error }));
   const error = outcome.ok ? null : appErrorIn(outcome.error);
   if (!outcome.ok && (!error || error.status >= 500)) await IdempotencyRecord.deleteOne({ _id });
   else {
-    const answer = outcome.ok ? { outputJson: JSON.stringify(outcome.output ?? null) } : { errorJson: JSON.stringify({ code: error!.code, message: error!.message, extra: error!.extra }) };
+    const answer = outcome.ok
+      ? { outputJson: JSON.stringify(outcome.output ?? null) }
+      : { errorJson: JSON.stringify({ code: error!.code, message: error!.message, extra: error!.extra }) };
     await IdempotencyRecord.updateOne({ _id }, { $set: { state: 'done', ...answer } });
   }
   return { outcome, replayed: false };
@@ -75,9 +84,14 @@ async function claim(_id: string, requestHash: string): Promise<IdempotencyRecor
 }
 
 const appErrorIn = (error: unknown): AppError | null =>
-  error instanceof AppError ? error : (error as { cause?: unknown })?.cause instanceof AppError ? ((error as { cause: AppError }).cause) : null;
+  error instanceof AppError
+    ? error
+    : (error as { cause?: unknown })?.cause instanceof AppError
+      ? (error as { cause: AppError }).cause
+      : null;
 
-const revived = (stored: { code: ErrorCode; message: string; extra: Record<string, unknown> }) => new AppError(stored.code, stored.message, stored.extra);
+const revived = (stored: { code: ErrorCode; message: string; extra: Record<string, unknown> }) =>
+  new AppError(stored.code, stored.message, stored.extra);
 
 /** Forgets keys older than 24 hours (the pruning job). */
 export async function pruneIdempotencyRecords(): Promise<number> {

@@ -66,7 +66,12 @@ export const analyzeRepliesJob = defineJobContract({
 });
 
 /** Removes endpoint results cached past their lifetime. */
-export const expireEndpointCacheJob = defineJobContract({ name: 'endpoint-cache.expire', payload: noPayload, retries: 0, every: '5 minutes' });
+export const expireEndpointCacheJob = defineJobContract({
+  name: 'endpoint-cache.expire',
+  payload: noPayload,
+  retries: 0,
+  every: '5 minutes',
+});
 
 /** Removes rate-limit windows no longer in use. */
 export const pruneRateLimitsJob = defineJobContract({ name: 'rate-limits.prune', payload: noPayload, retries: 0, every: '10 minutes' });
@@ -75,7 +80,12 @@ export const pruneRateLimitsJob = defineJobContract({ name: 'rate-limits.prune',
 export const pruneOutreachJob = defineJobContract({ name: 'outreach.prune', payload: noPayload, retries: 0, every: '1 hour' });
 
 /** Removes idempotency records and webhook deliveries past their retention. */
-export const pruneIdempotencyAndWebhooksJob = defineJobContract({ name: 'idempotency-and-webhooks.prune', payload: noPayload, retries: 0, every: '1 hour' });
+export const pruneIdempotencyAndWebhooksJob = defineJobContract({
+  name: 'idempotency-and-webhooks.prune',
+  payload: noPayload,
+  retries: 0,
+  every: '1 hour',
+});
 
 /** Removes validation work and notes of finished jobs past their retention. */
 export const pruneValidationJob = defineJobContract({ name: 'validation.prune', payload: noPayload, retries: 0, every: '1 hour' });

@@ -30,14 +30,18 @@ export async function enqueue<Payload extends z.ZodType>(job: JobContract<Payloa
 }
 
 /** Saves a job to run at `when` (or as soon as a worker is free after it); the payload is checked first. */
-export async function enqueueAt<Payload extends z.ZodType>(job: JobContract<Payload>, when: Date, payload: z.input<Payload>): Promise<void> {
+export async function enqueueAt<Payload extends z.ZodType>(
+  job: JobContract<Payload>,
+  when: Date,
+  payload: z.input<Payload>,
+): Promise<void> {
   await jobQueue().schedule(when, job.name, job.payload.parse(payload) as Record<string, unknown>);
 }
 
 /** Jobs due and not taken by a worker, by job name (the queue is small: finished one-off jobs are removed). */
 export async function queueDepth(): Promise<Record<string, number>> {
-  const due = await mongoose.connection.db!
-    .collection<{ name: string }>('agenda_jobs')
+  const due = await mongoose.connection
+    .db!.collection<{ name: string }>('agenda_jobs')
     .find({ nextRunAt: { $lte: new Date() }, lockedAt: null, disabled: { $ne: true } }, { projection: { name: 1 } })
     .toArray();
   const depth: Record<string, number> = {};

@@ -13,7 +13,8 @@ export const createKeyProcedure = apiProcedure
       path: '/api/keys',
       tags: ['API keys'],
       summary: 'Create an API key (the secret is in this answer only)',
-      description: 'Needs an API key with full access (`*`); OAuth tokens cannot manage keys. Each plan allows a number of active keys (free 5, starter 10, pro 25, business 100); past it, 403 `key_limit` with `used` and `limit`. Takes no Idempotency-Key (400): replaying the answer would need the secret, which is never stored.',
+      description:
+        'Needs an API key with full access (`*`); OAuth tokens cannot manage keys. Each plan allows a number of active keys (free 5, starter 10, pro 25, business 100); past it, 403 `key_limit` with `used` and `limit`. Takes no Idempotency-Key (400): replaying the answer would need the secret, which is never stored.',
     },
   })
   .input(createKeyInput)
@@ -21,7 +22,12 @@ export const createKeyProcedure = apiProcedure
   .mutation(async ({ ctx, input }) => {
     assertKeyManager(ctx.principal);
     // Refused, not ignored: an idempotent replay would have to keep the secret.
-    if (ctx.idempotencyKey !== undefined) throw new AppError('validation_failed', 'Idempotency-Key: not accepted when creating a key (its secret is never stored to answer again)', { field: 'Idempotency-Key' });
+    if (ctx.idempotencyKey !== undefined)
+      throw new AppError(
+        'validation_failed',
+        'Idempotency-Key: not accepted when creating a key (its secret is never stored to answer again)',
+        { field: 'Idempotency-Key' },
+      );
     return issueKey({
       workspaceId: ctx.principal.workspaceId,
       userId: ctx.principal.userId,

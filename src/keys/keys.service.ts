@@ -1,6 +1,14 @@
 import type { Permission } from '../../schema/account.ts';
 import type { ApiKeyOut } from '../../schema/keys.ts';
-import { apiKeyPrefix, countUsableApiKeys, createApiKey, discardApiKey, findApiKeys, revokeApiKey, type ApiKeyView } from '../auth/api-key.service.ts';
+import {
+  apiKeyPrefix,
+  countUsableApiKeys,
+  createApiKey,
+  discardApiKey,
+  findApiKeys,
+  revokeApiKey,
+  type ApiKeyView,
+} from '../auth/api-key.service.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertBrandInWorkspace } from '../brands/brands.service.ts';
 import { nowMs } from '../clock.ts';
@@ -27,7 +35,9 @@ const toKey = (key: ApiKeyView): ApiKeyOut => ({
 /** Keys are managed only with an API key carrying `*`: an OAuth token never can, whatever its user ticked. */
 export function assertKeyManager(principal: Principal) {
   if (principal.kind === 'api_key' && principal.scopes.includes('*')) return;
-  throw new AppError('missing_permission', 'Managing API keys needs an API key with full access (`*`); OAuth tokens cannot', { permission: '*' });
+  throw new AppError('missing_permission', 'Managing API keys needs an API key with full access (`*`); OAuth tokens cannot', {
+    permission: '*',
+  });
 }
 
 /** Active keys (revoked and expired ones do not count) against the plan's limit. */
@@ -61,7 +71,10 @@ export async function issueKey(input: NewKey, brandField = 'brand_id'): Promise<
   const { active, limit } = await keyAllowance(input.workspaceId);
   if (active > limit) {
     await discardApiKey(created.id);
-    throw new AppError('key_limit', `The plan allows ${limit} active API keys and ${active - 1} are active: revoke one or upgrade`, { used: active - 1, limit });
+    throw new AppError('key_limit', `The plan allows ${limit} active API keys and ${active - 1} are active: revoke one or upgrade`, {
+      used: active - 1,
+      limit,
+    });
   }
   const [key] = await findApiKeys(input.workspaceId, [created.id]);
   return { key: toKey(key!), secret: created.apiKey };

@@ -4,7 +4,15 @@ import { apiProcedure } from '../trpc/procedures.ts';
 import { assertKeyManager, listKeys } from './keys.service.ts';
 
 export const listKeysProcedure = apiProcedure
-  .meta({ permission: '*', openapi: { method: 'GET', path: '/api/keys', tags: ['API keys'], summary: 'List the workspace\'s API keys, newest first (never a secret)' } })
+  .meta({
+    permission: '*',
+    openapi: {
+      method: 'GET',
+      path: '/api/keys',
+      tags: ['API keys'],
+      summary: "List the workspace's API keys, newest first (never a secret)",
+    },
+  })
   .input(noInput)
   .output(listKeysOutput)
   .query(async ({ ctx }) => {

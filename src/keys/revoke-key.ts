@@ -5,7 +5,12 @@ import { assertKeyManager, revokeKey } from './keys.service.ts';
 export const revokeKeyProcedure = apiProcedure
   .meta({
     permission: '*',
-    openapi: { method: 'DELETE', path: '/api/keys/{id}', tags: ['API keys'], summary: 'Revoke an API key: every surface refuses it from the next request' },
+    openapi: {
+      method: 'DELETE',
+      path: '/api/keys/{id}',
+      tags: ['API keys'],
+      summary: 'Revoke an API key: every surface refuses it from the next request',
+    },
   })
   .input(keyIdInput)
   .output(revokeKeyOutput)

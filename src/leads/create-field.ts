@@ -15,7 +15,8 @@ export const createFieldProcedure = apiProcedure
       path: '/api/leads/fields',
       tags: ['Leads'],
       summary: 'Declare a custom lead column',
-      description: 'The key is derived from the label. An existing column is returned unchanged with created: false (status 200); a new one with 201.',
+      description:
+        'The key is derived from the label. An existing column is returned unchanged with created: false (status 200); a new one with 201.',
     },
   })
   .input(createFieldInput)

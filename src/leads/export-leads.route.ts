@@ -18,7 +18,8 @@ import { leadExport } from './lead-export.service.ts';
 export const leadExportPath = '/api/leads/export';
 export const leadExportAccess = { permission: 'read', errors: ['not_found'] } as const satisfies Partial<Meta>;
 
-export const isLeadExportRequest = (req: IncomingMessage) => normalizePath(new URL(req.url ?? '/', 'http://localhost').pathname) === leadExportPath;
+export const isLeadExportRequest = (req: IncomingMessage) =>
+  normalizePath(new URL(req.url ?? '/', 'http://localhost').pathname) === leadExportPath;
 
 export function createLeadExportRoute(options: CsvRouteOptions) {
   const serveCsv = createCsvRoute(leadExportPath, leadExportAccess, options, async (principal, req) => ({

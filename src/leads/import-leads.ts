@@ -12,7 +12,8 @@ export const importLeadsProcedure = apiProcedure
       path: '/api/leads',
       tags: ['Leads'],
       summary: 'Import up to 500 leads',
-      description: 'Dedupes within the workspace by email (case-insensitive), then LinkedIn URL. Refuses the whole call with lead_limit when the plan cap would be exceeded.',
+      description:
+        'Dedupes within the workspace by email (case-insensitive), then LinkedIn URL. Refuses the whole call with lead_limit when the plan cap would be exceeded.',
     },
   })
   .input(importLeadsInput)

@@ -24,9 +24,14 @@ export interface SavedLeads {
  * search. When they do not all fit under the plan's cap, stores them one by
  * one until the first that does not fit.
  */
-export async function saveFoundLeads(workspaceId: string, run: { id: string; brandId: string; goal: string }, found: FoundLead[]): Promise<SavedLeads> {
+export async function saveFoundLeads(
+  workspaceId: string,
+  run: { id: string; brandId: string; goal: string },
+  found: FoundLead[],
+): Promise<SavedLeads> {
   const origin = { agentRunId: run.id, brandId: run.brandId, search: { id: run.id, label: `Agent: ${run.goal.slice(0, 100)}` } };
-  const importOf = (batch: FoundLead[]) => importLeads(workspaceId, { leads: batch.map((f) => f.lead) }, { ...origin, leadIds: batch.map((f) => f.id) });
+  const importOf = (batch: FoundLead[]) =>
+    importLeads(workspaceId, { leads: batch.map((f) => f.lead) }, { ...origin, leadIds: batch.map((f) => f.id) });
   if (found.length === 0) return { created: 0, duplicates: 0, createdIds: [], limitReached: false };
   try {
     const result = await importOf(found);

@@ -20,7 +20,10 @@ export const allLeadCount = (workspaceId: string) => Lead.countDocuments({ works
 export const leadLimit = async (workspaceId: string) => planRules[(await getWorkspace(workspaceId)).plan].leadLimit;
 
 export const leadLimitError = (used: number, limit: number, requested: number) =>
-  new AppError('lead_limit', `Lead storage is full: ${used} of ${limit} stored, ${requested} more requested. Archive leads or upgrade.`, { used, limit });
+  new AppError('lead_limit', `Lead storage is full: ${used} of ${limit} stored, ${requested} more requested. Archive leads or upgrade.`, {
+    used,
+    limit,
+  });
 
 /**
  * Runs `write` in the workspace's turn to store leads, handing it the count of leads stored
@@ -49,7 +52,11 @@ async function takeTurn(workspaceId: string, holder: string): Promise<void> {
     const at = Date.now();
     try {
       // Free or lapsed: ours. Held: the filter misses, the upsert's insert hits the unique _id.
-      await LeadCapTurn.updateOne({ _id: workspaceId, until: { $lte: new Date(at) } }, { $set: { holder, until: new Date(at + turnMs) } }, { upsert: true });
+      await LeadCapTurn.updateOne(
+        { _id: workspaceId, until: { $lte: new Date(at) } },
+        { $set: { holder, until: new Date(at + turnMs) } },
+        { upsert: true },
+      );
       return;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;

@@ -27,7 +27,11 @@ const empty = (value: unknown) => value === null || value === undefined || value
  * workspace's: 404 naming `lead_ids` otherwise), or the first 500 the lead
  * list's filters select, newest first.
  */
-export async function leadsForEnrichment(workspaceId: string, brandId: string | null, selection: { lead_ids?: string[]; filter?: { q?: string; status?: string; agent_run_id?: string } }): Promise<string[]> {
+export async function leadsForEnrichment(
+  workspaceId: string,
+  brandId: string | null,
+  selection: { lead_ids?: string[]; filter?: { q?: string; status?: string; agent_run_id?: string } },
+): Promise<string[]> {
   if (selection.lead_ids?.length) {
     const ids = [...new Set(selection.lead_ids)];
     const found = await Lead.find({ workspaceId, _id: { $in: ids } }, { _id: 1 }).lean<Array<{ _id: string }>>();
@@ -46,7 +50,17 @@ export async function leadsToEnrich(workspaceId: string, ids: string[]): Promise
   return ids.flatMap((id) => {
     const doc = byId.get(id);
     if (!doc) return [];
-    return [{ id, full_name: doc.full_name ?? null, company: doc.company ?? null, domain: doc.domain ?? null, source_url: doc.source_url ?? null, missing: enrichableFields.filter((field) => empty(doc[field])), custom: doc.custom ?? {} }];
+    return [
+      {
+        id,
+        full_name: doc.full_name ?? null,
+        company: doc.company ?? null,
+        domain: doc.domain ?? null,
+        source_url: doc.source_url ?? null,
+        missing: enrichableFields.filter((field) => empty(doc[field])),
+        custom: doc.custom ?? {},
+      },
+    ];
   });
 }
 
@@ -55,22 +69,40 @@ export async function leadsToEnrich(workspaceId: string, ids: string[]): Promise
  * it is empty (a value the user set meanwhile is kept); an email or
  * LinkedIn URL another lead has is left out. Answers what was set.
  */
-export async function fillEmptyLeadFields(workspaceId: string, leadId: string, values: Partial<Record<EnrichableField, string>>, custom: Record<string, string>): Promise<{ fields: string[]; custom: string[] }> {
+export async function fillEmptyLeadFields(
+  workspaceId: string,
+  leadId: string,
+  values: Partial<Record<EnrichableField, string>>,
+  custom: Record<string, string>,
+): Promise<{ fields: string[]; custom: string[] }> {
   const set = { fields: [] as string[], custom: [] as string[] };
   for (const [field, value] of Object.entries(values)) {
     const lead = await Lead.findOne({ _id: leadId, workspaceId }).lean<LeadDoc>();
     if (!lead || !empty(lead[field as EnrichableField])) continue;
     const keys = derivedKeys({ ...lead, [field]: value }, lead._id);
-    const derived = field === 'email' ? { emailKey: keys.emailKey, searchText: keys.searchText } : field === 'linkedin_url' ? { linkedinKey: keys.linkedinKey } : field === 'domain' ? { searchText: keys.searchText } : {};
+    const derived =
+      field === 'email'
+        ? { emailKey: keys.emailKey, searchText: keys.searchText }
+        : field === 'linkedin_url'
+          ? { linkedinKey: keys.linkedinKey }
+          : field === 'domain'
+            ? { searchText: keys.searchText }
+            : {};
     try {
-      const written = await Lead.updateOne({ _id: leadId, workspaceId, [field]: lead[field as EnrichableField] }, { $set: { [field]: value, ...derived } });
+      const written = await Lead.updateOne(
+        { _id: leadId, workspaceId, [field]: lead[field as EnrichableField] },
+        { $set: { [field]: value, ...derived } },
+      );
       if (written.modifiedCount) set.fields.push(field);
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
     }
   }
   for (const [key, value] of Object.entries(custom)) {
-    const written = await Lead.updateOne({ _id: leadId, workspaceId, $or: [{ [`custom.${key}`]: null }, { [`custom.${key}`]: '' }] }, { $set: { [`custom.${key}`]: value } });
+    const written = await Lead.updateOne(
+      { _id: leadId, workspaceId, $or: [{ [`custom.${key}`]: null }, { [`custom.${key}`]: '' }] },
+      { $set: { [`custom.${key}`]: value } },
+    );
     if (written.modifiedCount) set.custom.push(key);
   }
   return set;

@@ -43,9 +43,19 @@ export async function declareField(workspaceId: string, input: z.infer<typeof cr
   const key = keyFromLabel(input.label);
   const existing = await CustomField.findOne({ workspaceId, key }).lean<CustomFieldDoc>();
   if (existing?.declared) return { field: toField(existing), created: false };
-  const definition = { label: input.label, type: input.type, description: input.description, auto_research: input.auto_research, declared: true };
+  const definition = {
+    label: input.label,
+    type: input.type,
+    description: input.description,
+    auto_research: input.auto_research,
+    declared: true,
+  };
   if (existing) {
-    const updated = await CustomField.findOneAndUpdate({ _id: existing._id }, { $set: definition }, { returnDocument: 'after' }).lean<CustomFieldDoc>();
+    const updated = await CustomField.findOneAndUpdate(
+      { _id: existing._id },
+      { $set: definition },
+      { returnDocument: 'after' },
+    ).lean<CustomFieldDoc>();
     return { field: toField(updated!), created: true };
   }
   try {

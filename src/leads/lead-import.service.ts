@@ -59,11 +59,17 @@ export async function importLeads(
       ? { _id: origin.search.id }
       : await LeadSearch.create({ workspaceId, label: input.name ?? `Import ${now().toISOString().slice(0, 10)}`, count: 0 });
     const storedAt = now();
-    const docs = candidates.map(({ lead, ...keys }) => toDocument({ workspaceId, brandId, leadSearchId: search._id, storedAt, origin }, lead, keys));
+    const docs = candidates.map(({ lead, ...keys }) =>
+      toDocument({ workspaceId, brandId, leadSearchId: search._id, storedAt, origin }, lead, keys),
+    );
     return { search, docs, inserted: await insertIgnoringDuplicates(docs) };
   });
   if (origin.search) {
-    await LeadSearch.updateOne({ _id: search._id }, { $setOnInsert: { workspaceId, label: origin.search.label }, $inc: { count: inserted.length } }, { upsert: true });
+    await LeadSearch.updateOne(
+      { _id: search._id },
+      { $setOnInsert: { workspaceId, label: origin.search.label }, $inc: { count: inserted.length } },
+      { upsert: true },
+    );
   } else {
     await LeadSearch.updateOne({ _id: search._id }, { $set: { count: inserted.length } });
   }
@@ -115,7 +121,12 @@ async function withoutStored(workspaceId: string, candidates: Candidate[]): Prom
   const emailKeys = candidates.map((c) => c.emailKey).filter((k) => k.startsWith('e:'));
   const linkedinKeys = candidates.map((c) => c.linkedinKey).filter((k) => k.startsWith('l:'));
   const existing = await Lead.find(
-    { $or: [{ workspaceId, emailKey: { $in: emailKeys } }, { workspaceId, linkedinKey: { $in: linkedinKeys } }] },
+    {
+      $or: [
+        { workspaceId, emailKey: { $in: emailKeys } },
+        { workspaceId, linkedinKey: { $in: linkedinKeys } },
+      ],
+    },
     { emailKey: 1, linkedinKey: 1 },
   ).lean();
   const stored = new Set(existing.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));

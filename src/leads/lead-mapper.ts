@@ -33,10 +33,7 @@ export function derivedKeys(lead: Partial<Record<CoreField, string | null>>, id:
   return {
     emailKey: email ? `e:${email}` : `~${id}`,
     linkedinKey: linkedin ? `l:${linkedin}` : `~${id}`,
-    searchText: [lead.company, lead.full_name, lead.email, lead.domain]
-      .filter(Boolean)
-      .join('\n')
-      .toLowerCase(),
+    searchText: [lead.company, lead.full_name, lead.email, lead.domain].filter(Boolean).join('\n').toLowerCase(),
   };
 }
 

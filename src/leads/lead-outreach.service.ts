@@ -50,12 +50,17 @@ export async function markContacted(leadId: string, knownStatus?: LeadDoc['statu
 /** markContacted for many leads, in one write. */
 export async function markLeadsContacted(leads: Array<{ id: string; status?: LeadDoc['status'] }>): Promise<void> {
   const ids = leads.filter((lead) => !lead.status || beforeContact.includes(lead.status)).map((lead) => lead.id);
-  if (ids.length) await Lead.updateMany({ _id: { $in: ids }, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
+  if (ids.length)
+    await Lead.updateMany({ _id: { $in: ids }, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
 }
 
 /** The lead asked to hear no more: its `unsubscribed_at` is set (once). */
 export async function markUnsubscribed(leadId: string): Promise<void> {
   const at = now();
-  const updated = await Lead.findOneAndUpdate({ _id: leadId, unsubscribedAt: null }, { $set: { unsubscribedAt: at, updatedAt: at } }, { returnDocument: 'after' }).lean<LeadDoc>();
+  const updated = await Lead.findOneAndUpdate(
+    { _id: leadId, unsubscribedAt: null },
+    { $set: { unsubscribedAt: at, updatedAt: at } },
+    { returnDocument: 'after' },
+  ).lean<LeadDoc>();
   if (updated) await emitEvent(updated.workspaceId, 'outreach.lead.unsubscribed', toLead(updated as LeadDoc), `${leadId}:${at.getTime()}`);
 }

@@ -21,7 +21,10 @@ export interface LeadToValidate {
 export const maxFilteredLeads = 100_000;
 
 const fields = { email: 1, email_status: 1, email_provider: 1, email_is_role: 1, email_is_free: 1, email_validated_at: 1 } as const;
-type ValidationFields = Pick<LeadDoc, '_id' | 'email' | 'email_status' | 'email_provider' | 'email_is_role' | 'email_is_free' | 'email_validated_at'>;
+type ValidationFields = Pick<
+  LeadDoc,
+  '_id' | 'email' | 'email_status' | 'email_provider' | 'email_is_role' | 'email_is_free' | 'email_validated_at'
+>;
 
 const toLeadToValidate = (doc: ValidationFields): LeadToValidate => ({
   id: doc._id,
@@ -41,7 +44,10 @@ type Selection = Pick<z.infer<typeof startValidationInput>, 'lead_ids' | 'filter
  * out, and counted in `missing`), or every lead the lead list's filters
  * select (at most maxFilteredLeads: 400 naming `filter` beyond).
  */
-export async function leadsToValidate(principal: Pick<Principal, 'workspaceId' | 'brandId'>, selection: Selection): Promise<{ leads: LeadToValidate[]; missing: number }> {
+export async function leadsToValidate(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  selection: Selection,
+): Promise<{ leads: LeadToValidate[]; missing: number }> {
   const { workspaceId } = principal;
   if (selection.lead_ids) {
     const ids = [...new Set(selection.lead_ids)];
@@ -52,9 +58,15 @@ export async function leadsToValidate(principal: Pick<Principal, 'workspaceId' |
   }
   const input = selection.filter ?? {};
   const filter = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
-  const docs = await Lead.find(filter, fields).sort({ createdAt: -1, _id: -1 }).limit(maxFilteredLeads + 1).lean<ValidationFields[]>();
+  const docs = await Lead.find(filter, fields)
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(maxFilteredLeads + 1)
+    .lean<ValidationFields[]>();
   if (docs.length > maxFilteredLeads) {
-    throw fieldError({ field: 'filter', problem: `selects more than ${maxFilteredLeads.toLocaleString('en')} leads; narrow it or validate in parts` });
+    throw fieldError({
+      field: 'filter',
+      problem: `selects more than ${maxFilteredLeads.toLocaleString('en')} leads; narrow it or validate in parts`,
+    });
   }
   return { leads: docs.map(toLeadToValidate), missing: 0 };
 }
@@ -82,7 +94,9 @@ export interface EmailValidationWrite {
 export async function recordEmailValidations(workspaceId: string, writes: EmailValidationWrite[]): Promise<number> {
   if (!writes.length) return 0;
   const result = await Lead.bulkWrite(
-    writes.map(({ lead, validation }) => ({ updateOne: { filter: { _id: lead.id, workspaceId, email: lead.email }, update: { $set: validation } } })),
+    writes.map(({ lead, validation }) => ({
+      updateOne: { filter: { _id: lead.id, workspaceId, email: lead.email }, update: { $set: validation } },
+    })),
     { ordered: false },
   );
   return result.matchedCount;

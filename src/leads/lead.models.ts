@@ -56,7 +56,10 @@ export const Lead = mongoose.model('Lead', leadSchema, 'leads');
  * A workspace's turn to store leads against its plan's cap (lead-cap.ts): `holder` names the
  * writer holding it, until `until`; a writer that died leaves a turn that lapses by itself.
  */
-const leadCapTurnSchema = new Schema({ _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } }, { versionKey: false });
+const leadCapTurnSchema = new Schema(
+  { _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } },
+  { versionKey: false },
+);
 export const LeadCapTurn = mongoose.model('LeadCapTurn', leadCapTurnSchema, 'lead_cap_turns');
 
 const customFieldSchema = new Schema(

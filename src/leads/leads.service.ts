@@ -29,7 +29,11 @@ import { now } from '../clock.ts';
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The lead list's query for its filters (also what email validation selects leads with). */
-export function leadListFilter(workspaceId: string, brandId: string | null, input: Pick<z.infer<typeof listLeadsInput>, 'q' | 'status' | 'agent_run_id'>) {
+export function leadListFilter(
+  workspaceId: string,
+  brandId: string | null,
+  input: Pick<z.infer<typeof listLeadsInput>, 'q' | 'status' | 'agent_run_id'>,
+) {
   const filter: Record<string, unknown> = { workspaceId, archivedAt: null };
   if (input.status === 'archived') filter.archivedAt = { $ne: null };
   else if (input.status === 'unsubscribed') filter.unsubscribedAt = { $ne: null };
@@ -41,7 +45,10 @@ export function leadListFilter(workspaceId: string, brandId: string | null, inpu
 }
 
 /** The lead list for a credential: leads are pooled per workspace, so without `brand` every brand's leads are listed. */
-export async function listLeads(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof listLeadsInput>): Promise<z.infer<typeof listLeadsOutput>> {
+export async function listLeads(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  input: z.infer<typeof listLeadsInput>,
+): Promise<z.infer<typeof listLeadsOutput>> {
   const { workspaceId } = principal;
   const filter = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
   const [docs, total, workspaceTotal, fields, searches, workspace] = await Promise.all([
@@ -72,7 +79,8 @@ export async function getLead(workspaceId: string, id: string): Promise<LeadOut>
 
 /** A lead's validation speaks of the address it was made for: a new address has none. */
 const unvalidated = { email_status: null, email_provider: null, email_is_role: null, email_is_free: null, email_validated_at: null };
-const emailChanged = (stored: string | null | undefined, next: string | null) => (stored?.trim().toLowerCase() ?? null) !== (next?.trim().toLowerCase() ?? null);
+const emailChanged = (stored: string | null | undefined, next: string | null) =>
+  (stored?.trim().toLowerCase() ?? null) !== (next?.trim().toLowerCase() ?? null);
 
 const isCoreField = (field: string) => (coreFields as readonly string[]).includes(field);
 
@@ -104,7 +112,11 @@ function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
  * against the declared type of the key's column (one read of the columns,
  * handed on to record the key if it is new), normalized.
  */
-async function checkedCustomField(workspaceId: string, field: string, value: string | null): Promise<{ value: string | null; columns: ColumnsByKey }> {
+async function checkedCustomField(
+  workspaceId: string,
+  field: string,
+  value: string | null,
+): Promise<{ value: string | null; columns: ColumnsByKey }> {
   if (!customKey.safeParse(field).success) {
     throw fieldError({ field: 'field', problem: 'must be a core field or a custom key of letters, digits and underscores' });
   }
@@ -180,7 +192,12 @@ function archiveMove(lead: LeadDoc, archived: boolean | undefined): ArchiveMove 
 }
 
 /** The changes and the archive move in one update, applied only while the lead's archive state is the one read (null otherwise). */
-async function writeIfArchiveUnchanged(lead: LeadDoc, changes: LeadChanges, move: ArchiveMove, field: string | undefined): Promise<LeadDoc | null> {
+async function writeIfArchiveUnchanged(
+  lead: LeadDoc,
+  changes: LeadChanges,
+  move: ArchiveMove,
+  field: string | undefined,
+): Promise<LeadDoc | null> {
   const $set = move ? { ...changes.$set, archivedAt: move === 'archive' ? now() : null } : changes.$set;
   const update = { ...(Object.keys($set).length && { $set }), ...(Object.keys(changes.$unset).length && { $unset: changes.$unset }) };
   if (!Object.keys(update).length) return lead; // e.g. archiving a lead already archived: nothing to store
@@ -200,7 +217,13 @@ const duplicateError = (field: string | undefined) =>
 async function assertNoDuplicate(workspaceId: string, leadId: string, changes: Record<string, unknown>, field: string | undefined) {
   const keys = [changes.emailKey, changes.linkedinKey].filter((k): k is string => typeof k === 'string' && !k.startsWith('~'));
   if (!keys.length) return;
-  const clash = await Lead.exists({ _id: { $ne: leadId }, $or: [{ workspaceId, emailKey: { $in: keys } }, { workspaceId, linkedinKey: { $in: keys } }] });
+  const clash = await Lead.exists({
+    _id: { $ne: leadId },
+    $or: [
+      { workspaceId, emailKey: { $in: keys } },
+      { workspaceId, linkedinKey: { $in: keys } },
+    ],
+  });
   if (clash) throw duplicateError(field);
 }
 

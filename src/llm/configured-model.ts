@@ -16,6 +16,12 @@ export interface ConfiguredModel {
 export function configuredModel(): ConfiguredModel | null {
   const config = settings();
   if (!config.OPENAI_BASE_URL || !config.OPENAI_MODEL) return null;
-  const client = new OpenAI({ baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY ?? 'unset', fetch: guardedFetch, maxRetries: 0, timeout: 60_000 });
+  const client = new OpenAI({
+    baseURL: config.OPENAI_BASE_URL,
+    apiKey: config.OPENAI_API_KEY ?? 'unset',
+    fetch: guardedFetch,
+    maxRetries: 0,
+    timeout: 60_000,
+  });
   return { client, model: config.OPENAI_MODEL };
 }

@@ -19,9 +19,11 @@ export async function principalForAccessToken(value: string): Promise<Principal>
     throw new AppError('unauthorized', 'This access token was issued for another audience');
   }
   // A sender-constrained token is usable only with its proof, which this API does not take: refuse it rather than treat it as a bearer token.
-  if (token.isSenderConstrained()) throw new AppError('unauthorized', 'This access token is bound to a DPoP key; request a bearer token (without a DPoP header) instead');
-  const workspaceId = typeof token.extra?.workspace_id === 'string' ? token.extra.workspace_id : (await findUserById(token.accountId ?? ''))?.workspaceId;
-  if (!workspaceId || !token.accountId) throw new AppError('unauthorized', 'The access token\'s user no longer exists');
+  if (token.isSenderConstrained())
+    throw new AppError('unauthorized', 'This access token is bound to a DPoP key; request a bearer token (without a DPoP header) instead');
+  const workspaceId =
+    typeof token.extra?.workspace_id === 'string' ? token.extra.workspace_id : (await findUserById(token.accountId ?? ''))?.workspaceId;
+  if (!workspaceId || !token.accountId) throw new AppError('unauthorized', "The access token's user no longer exists");
   return {
     kind: 'oauth',
     // Public: a hash of the token, never the token itself (GET /api/user shows it; the rate limit counts by it).

@@ -30,12 +30,23 @@ async function clientName(provider: Provider, details: Details) {
 }
 
 /** The API permissions asked for and not yet granted, resource by resource. */
-const missingScopes = (details: Details): Record<string, string[]> => (details.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>;
+const missingScopes = (details: Details): Record<string, string[]> =>
+  (details.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>;
 
-async function showPrompt(provider: Provider, details: Details, res: ServerResponse, error?: { status: number; message: string; email?: string; headers?: Record<string, string> }) {
+async function showPrompt(
+  provider: Provider,
+  details: Details,
+  res: ServerResponse,
+  error?: { status: number; message: string; email?: string; headers?: Record<string, string> },
+) {
   const name = await clientName(provider, details);
   if (details.prompt.name === 'login') {
-    return sendHtml(res, error?.status ?? 200, signInPage({ uid: details.uid, clientName: name, email: error?.email, error: error?.message }), error?.headers);
+    return sendHtml(
+      res,
+      error?.status ?? 200,
+      signInPage({ uid: details.uid, clientName: name, email: error?.email, error: error?.message }),
+      error?.headers,
+    );
   }
   const user = await findUserById(String(details.session?.accountId));
   const scopes = [...new Set(Object.values(missingScopes(details)).flat())].filter(isApiScope);
@@ -46,10 +57,16 @@ async function login(provider: Provider, details: Details, req: IncomingMessage,
   const form = await readFormBody(req, maxFormBytes);
   const email = form.get('email') ?? '';
   const outcome = await signIn(email, form.get('password') ?? '', clientAddress(req));
-  if (outcome.ok) return provider.interactionFinished(req, res, { login: { accountId: outcome.userId } }, { mergeWithLastSubmission: false });
+  if (outcome.ok)
+    return provider.interactionFinished(req, res, { login: { accountId: outcome.userId } }, { mergeWithLastSubmission: false });
   if (outcome.reason === 'wait') {
     const message = `Too many failed attempts: try again in ${outcome.retryAfterSeconds} seconds.`;
-    return showPrompt(provider, details, res, { status: 429, message, email, headers: { 'Retry-After': String(outcome.retryAfterSeconds) } });
+    return showPrompt(provider, details, res, {
+      status: 429,
+      message,
+      email,
+      headers: { 'Retry-After': String(outcome.retryAfterSeconds) },
+    });
   }
   return showPrompt(provider, details, res, { status: 401, message: 'Wrong email or password.', email });
 }
@@ -57,7 +74,12 @@ async function login(provider: Provider, details: Details, req: IncomingMessage,
 async function consent(provider: Provider, details: Details, req: IncomingMessage, res: ServerResponse) {
   const form = await readFormBody(req, maxFormBytes);
   if (form.get('decision') !== 'allow') {
-    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user denied access' }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'The user denied access' },
+      { mergeWithLastSubmission: false },
+    );
   }
   const ticked = new Set(form.getAll('scope'));
   const { accountId } = details.session!;

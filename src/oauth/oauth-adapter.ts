@@ -29,7 +29,10 @@ export class OAuthAdapter implements Adapter {
   }
 
   private async read(filter: { _id: string } | { uid: string } | { userCode: string }): Promise<AdapterPayload | undefined> {
-    const doc = '_id' in filter ? await OAuthRecord.findById(filter._id).lean<OAuthRecordDoc>() : await OAuthRecord.findOne({ ...filter, model: this.model }).lean<OAuthRecordDoc>();
+    const doc =
+      '_id' in filter
+        ? await OAuthRecord.findById(filter._id).lean<OAuthRecordDoc>()
+        : await OAuthRecord.findOne({ ...filter, model: this.model }).lean<OAuthRecordDoc>();
     if (!doc || !live(doc)) return undefined;
     const payload = JSON.parse(openSecret(doc.payload)) as AdapterPayload;
     if (oneTime.has(this.model)) {
@@ -77,7 +80,8 @@ export class OAuthAdapter implements Adapter {
       await OAuthConsumption.create({ _id: key, consumedAt: now(), expiresAt: record?.expiresAt });
     } catch (error) {
       // Two exchanges of one code (or refresh token) at once: exactly one takes it.
-      if (isDuplicateKey(error)) throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already consumed`);
+      if (isDuplicateKey(error))
+        throw new errors.InvalidGrant(`${this.model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already consumed`);
       throw error;
     }
   }
@@ -93,6 +97,9 @@ export class OAuthAdapter implements Adapter {
 
 /** Deletes what expired before `before`; returns how many records went. */
 export async function pruneExpiredOAuthRecords(before: Date): Promise<number> {
-  const [records] = await Promise.all([OAuthRecord.deleteMany({ expiresAt: { $lt: before } }), OAuthConsumption.deleteMany({ expiresAt: { $lt: before } })]);
+  const [records] = await Promise.all([
+    OAuthRecord.deleteMany({ expiresAt: { $lt: before } }),
+    OAuthConsumption.deleteMany({ expiresAt: { $lt: before } }),
+  ]);
   return records.deletedCount;
 }

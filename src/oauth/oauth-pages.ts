@@ -46,7 +46,10 @@ ${input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` :
 
 export function consentPage(input: { uid: string; clientName: string; email: string; scopes: string[] }): string {
   const boxes = input.scopes
-    .map((scope) => `<label class="scope"><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked><span><code>${escapeHtml(scope)}</code><br><span class="muted">${escapeHtml(scopeDescriptions[scope] ?? scope)}</span></span></label>`)
+    .map(
+      (scope) =>
+        `<label class="scope"><input type="checkbox" name="scope" value="${escapeHtml(scope)}" checked><span><code>${escapeHtml(scope)}</code><br><span class="muted">${escapeHtml(scopeDescriptions[scope] ?? scope)}</span></span></label>`,
+    )
     .join('\n');
   return page(
     'Allow access',

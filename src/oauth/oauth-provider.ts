@@ -53,7 +53,15 @@ function configuration(): Configuration {
     },
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
-    ttl: { AccessToken: 3600, AuthorizationCode: 60, RefreshToken: 30 * day, Interaction: 3600, Session: 14 * day, Grant: 90 * day, IdToken: 3600 },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      RefreshToken: 30 * day,
+      Interaction: 3600,
+      Session: 14 * day,
+      Grant: 90 * day,
+      IdToken: 3600,
+    },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },

@@ -48,7 +48,8 @@ function withDefaultScopes(req: IncomingMessage) {
 export async function serveOAuth(req: IncomingMessage, res: ServerResponse, pathname: string) {
   if (pathname === '/.well-known/oauth-protected-resource') return sendJson(res, 200, protectedResourceMetadata(apiResource()));
   if (pathname === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, protectedResourceMetadata(mcpResource()));
-  if (pathname.startsWith('/.well-known/oauth-protected-resource/')) return sendJson(res, 404, { error: 'No such protected resource', code: 'not_found' });
+  if (pathname.startsWith('/.well-known/oauth-protected-resource/'))
+    return sendJson(res, 404, { error: 'No such protected resource', code: 'not_found' });
   const provider = oauthProvider();
   const interaction = /^\/oauth\/interaction\/([\w-]+)(?:\/(login|consent))?$/.exec(pathname);
   if (interaction) return serveInteraction(provider, req, res, interaction[2]);
@@ -59,7 +60,12 @@ export async function serveOAuth(req: IncomingMessage, res: ServerResponse, path
     const decision = await consumeRateLimit(`oauth-registration:${clientAddress(req)}`, registrationsPerMinute);
     if (!decision.allowed) {
       const description = `At most ${registrationsPerMinute} client registrations a minute from one address`;
-      return sendJson(res, 429, { error: 'rate_limited', error_description: description }, { 'Retry-After': String(decision.resetSeconds) });
+      return sendJson(
+        res,
+        429,
+        { error: 'rate_limited', error_description: description },
+        { 'Retry-After': String(decision.resetSeconds) },
+      );
     }
   }
   return oauthHandler()(req, res);

@@ -11,5 +11,14 @@ export function derivedSigningJwk() {
   ecdh.setPrivateKey(d);
   const point = ecdh.getPublicKey(); // 0x04 ‖ x ‖ y
   const b64 = (bytes: Buffer) => bytes.toString('base64url');
-  return { kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', kid: b64(point.subarray(1, 9)), d: b64(d), x: b64(point.subarray(1, 33)), y: b64(point.subarray(33, 65)) };
+  return {
+    kty: 'EC',
+    crv: 'P-256',
+    alg: 'ES256',
+    use: 'sig',
+    kid: b64(point.subarray(1, 9)),
+    d: b64(d),
+    x: b64(point.subarray(1, 33)),
+    y: b64(point.subarray(33, 65)),
+  };
 }

@@ -34,7 +34,9 @@ export async function consumeRateLimit(key: string, limit: number, now = nowMs()
   const admit = { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } };
   // Twice at most: a key's first two requests may race to create its window.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const admitted = await RateLimitWindow.findOneAndUpdate({ _id: key, ...roomLeft }, admit, { returnDocument: 'after' }).lean<RateLimitWindowDoc>();
+    const admitted = await RateLimitWindow.findOneAndUpdate({ _id: key, ...roomLeft }, admit, {
+      returnDocument: 'after',
+    }).lean<RateLimitWindowDoc>();
     if (admitted) return decide(admitted.hits, now, limit, true);
     const current = await RateLimitWindow.findById(key).lean<RateLimitWindowDoc>();
     if (current) return decide(current.hits, now, limit, false);

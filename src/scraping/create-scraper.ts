@@ -12,7 +12,8 @@ export const createScraperProcedure = apiProcedure
       path: '/api/scrapers',
       tags: ['Scraping'],
       summary: 'Create a scraper',
-      description: 'Selectors and the output schema are checked; the schema is derived from `extract` when not given. A `folder_id` must be a folder of the workspace (404 otherwise).',
+      description:
+        'Selectors and the output schema are checked; the schema is derived from `extract` when not given. A `folder_id` must be a folder of the workspace (404 otherwise).',
     },
   })
   .input(createScraperInput)

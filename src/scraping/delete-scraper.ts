@@ -11,7 +11,8 @@ export const deleteScraperProcedure = apiProcedure
       path: '/api/scrapers/{id}',
       tags: ['Scraping'],
       summary: 'Delete a scraper with its runs and results',
-      description: '409 `conflict` (with `endpoints`, their slugs) while published endpoints use it. A run still working stops at its next page.',
+      description:
+        '409 `conflict` (with `endpoints`, their slugs) while published endpoints use it. A run still working stops at its next page.',
     },
   })
   .input(scraperIdInput)

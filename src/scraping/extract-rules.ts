@@ -2,7 +2,6 @@ import { load } from 'cheerio';
 import type { ExtractField, ExtractRules, FollowRules } from '../../schema/scrapers.ts';
 import { AppError } from '../errors/app-error.ts';
 
-
 const probe = load('<html><body></body></html>');
 
 function assertSelector(selector: string, field: string) {

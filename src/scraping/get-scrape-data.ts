@@ -15,7 +15,7 @@ export const getScrapeDataProcedure = apiProcedure
     // REST answers with the extracted JSON itself, or `{ runId, status }` until it is there.
     restBody: (output: DataOutput) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
     restResponses: {
-      200: { description: 'The extracted JSON itself, as the scraper\'s output schema describes it', body: z.unknown() },
+      200: { description: "The extracted JSON itself, as the scraper's output schema describes it", body: z.unknown() },
       202: { description: 'The run is not completed yet', body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }) },
     },
     openapi: {
@@ -23,7 +23,8 @@ export const getScrapeDataProcedure = apiProcedure
       path: '/api/{scraperId}/data/{runId}',
       tags: ['Scraping'],
       summary: 'The extracted data of a run',
-      description: 'The extracted JSON with no envelope once the run is completed; 202 `{ runId, status }` before; 422 `run_failed` when it failed.',
+      description:
+        'The extracted JSON with no envelope once the run is completed; 202 `{ runId, status }` before; 422 `run_failed` when it failed.',
     },
   })
   .input(scrapeDataInput)

@@ -9,7 +9,7 @@ export const listScraperRunsProcedure = apiProcedure
       method: 'GET',
       path: '/api/scrapers/{id}/runs',
       tags: ['Scraping'],
-      summary: 'List a scraper\'s runs, newest first',
+      summary: "List a scraper's runs, newest first",
       description: 'At most `limit` runs (50 by default, 100 at most), optionally only those in one `status`; `total` counts every match.',
     },
   })

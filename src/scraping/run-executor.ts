@@ -48,10 +48,22 @@ function outcome(result: CrawlResult): RunEnding {
   const failures = result.failures.map(({ url, reason }) => ({ url, reason }));
   if (result.pages.length === 0) {
     const first = result.failures[0];
-    const reason = result.stoppedBy === 'credits' ? 'crawl credits ran out before the first page' : (first?.reason ?? 'no page could be fetched');
-    return { status: 'failed', pages: 0, failures, error: reason, errorCode: result.stoppedBy === 'credits' ? 'insufficient_credits' : (first?.code ?? 'fetch_failed') };
+    const reason =
+      result.stoppedBy === 'credits' ? 'crawl credits ran out before the first page' : (first?.reason ?? 'no page could be fetched');
+    return {
+      status: 'failed',
+      pages: 0,
+      failures,
+      error: reason,
+      errorCode: result.stoppedBy === 'credits' ? 'insufficient_credits' : (first?.code ?? 'fetch_failed'),
+    };
   }
-  const stopped = result.stoppedBy === 'credits' ? `stopped after ${result.pages.length} pages: crawl credits ran out` : result.stoppedBy === 'robots' ? 'stopped: robots.txt disallows the next page' : null;
+  const stopped =
+    result.stoppedBy === 'credits'
+      ? `stopped after ${result.pages.length} pages: crawl credits ran out`
+      : result.stoppedBy === 'robots'
+        ? 'stopped: robots.txt disallows the next page'
+        : null;
   return { status: 'completed', pages: result.pages.length, failures, error: stopped, errorCode: stopped ? result.stoppedBy! : null };
 }
 
@@ -84,10 +96,16 @@ export async function executeRun(runId: string, workspaceId: string): Promise<vo
   };
   const releaseHost = await hostSlot(new URL(run.url).host);
   try {
-    const result = scraper.engine === 'browser' ? await crawlBrowser({ ...options, chromiumPath: config.CHROMIUM_PATH }) : await crawlHttp(options);
+    const result =
+      scraper.engine === 'browser' ? await crawlBrowser({ ...options, chromiumPath: config.CHROMIUM_PATH }) : await crawlHttp(options);
     const ending = outcome(result);
     const mismatch = ending.status === 'completed' ? schemaMismatch(result.data, run.outputSchemaJson ?? scraper.outputSchemaJson) : null;
-    if (mismatch) Object.assign(ending, { status: 'failed', error: `the data does not match the output schema: ${mismatch}`, errorCode: 'schema_mismatch' });
+    if (mismatch)
+      Object.assign(ending, {
+        status: 'failed',
+        error: `the data does not match the output schema: ${mismatch}`,
+        errorCode: 'schema_mismatch',
+      });
     if (ending.status === 'completed') Object.assign(ending, await saveResult(runId, result.data));
     await endRun(run, ending);
   } finally {

@@ -12,7 +12,8 @@ const activeStatuses: Array<ScrapeRunDoc['status']> = ['queued', 'running'];
 export const isActive = (status: ScrapeRunDoc['status']) => activeStatuses.includes(status);
 
 /** How a run ends: its final status and what the crawl found. */
-export type RunEnding = Pick<ScrapeRunDoc, 'status'> & Partial<Pick<ScrapeRunDoc, 'pages' | 'failures' | 'error' | 'errorCode' | 'resultKey' | 'resultChunks'>>;
+export type RunEnding = Pick<ScrapeRunDoc, 'status'> &
+  Partial<Pick<ScrapeRunDoc, 'pages' | 'failures' | 'error' | 'errorCode' | 'resultKey' | 'resultChunks'>>;
 
 const reread = (runId: string) => ScrapeRun.findById(runId).lean<ScrapeRunDoc>();
 
@@ -20,7 +21,11 @@ const reread = (runId: string) => ScrapeRun.findById(runId).lean<ScrapeRunDoc>()
 export async function markRunning(run: ScrapeRunDoc): Promise<ScrapeRunDoc> {
   if (run.status !== 'queued') return run;
   await openUsage(run.workspaceId, runUsageAccount(run._id));
-  const started = await ScrapeRun.findOneAndUpdate({ _id: run._id, status: 'queued' }, { $set: { status: 'running', startedAt: now() } }, { returnDocument: 'after' }).lean<ScrapeRunDoc>();
+  const started = await ScrapeRun.findOneAndUpdate(
+    { _id: run._id, status: 'queued' },
+    { $set: { status: 'running', startedAt: now() } },
+    { returnDocument: 'after' },
+  ).lean<ScrapeRunDoc>();
   return started ?? (await reread(run._id)) ?? run;
 }
 

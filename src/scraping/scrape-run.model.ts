@@ -44,5 +44,8 @@ export const ScrapeRun = mongoose.model('ScrapeRun', scrapeRunSchema, 'scrape_ru
  * object keys may contain `.` or start with `$`, which documents cannot
  * hold as keys, and a large result may not fit in one document.
  */
-const resultChunkSchema = new Schema({ _id: { type: String, required: true }, text: { type: String, required: true } }, { versionKey: false });
+const resultChunkSchema = new Schema(
+  { _id: { type: String, required: true }, text: { type: String, required: true } },
+  { versionKey: false },
+);
 export const ScrapeResultChunk = mongoose.model('ScrapeResultChunk', resultChunkSchema, 'scrape_result_chunks');

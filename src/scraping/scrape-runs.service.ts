@@ -59,7 +59,10 @@ async function assertCanPayOnePage(workspaceId: string, scraper: ScraperDoc): Pr
 type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson'>> & { runId?: string };
 
 /** A scraper's runs, newest first, at most `limit`, with the count of all matching; 404 for another workspace's scraper. */
-export async function listScraperRuns(workspaceId: string, input: z.infer<typeof listScraperRunsInput>): Promise<z.infer<typeof listScraperRunsOutput>> {
+export async function listScraperRuns(
+  workspaceId: string,
+  input: z.infer<typeof listScraperRunsInput>,
+): Promise<z.infer<typeof listScraperRunsOutput>> {
   const scraper = await getScraperDoc(workspaceId, input.id);
   const filter = { workspaceId, scraperId: scraper._id, ...(input.status && { status: input.status }) };
   const [docs, total] = await Promise.all([
@@ -136,7 +139,9 @@ export async function getRunData(workspaceId: string, scraperId: string, runId: 
 export async function runData(run: ScrapeRunDoc) {
   const runId = run._id;
   if (run.status === 'failed' || run.status === 'cancelled') {
-    throw new AppError('run_failed', `The run ${run.status === 'failed' ? 'failed' : 'was cancelled'}: ${run.error ?? 'no data'}`, { runId });
+    throw new AppError('run_failed', `The run ${run.status === 'failed' ? 'failed' : 'was cancelled'}: ${run.error ?? 'no data'}`, {
+      runId,
+    });
   }
   if (run.status !== 'completed' || !run.resultKey) return { runId, status: run.status, data: undefined };
   return { runId, status: run.status, data: await loadResult(run.resultKey, run.resultChunks) };

@@ -63,7 +63,9 @@ async function unfiledIfFolderGone(doc: ScraperDoc): Promise<ScraperDoc> {
 /** The workspace's scrapers, or those filed in `folderId` (404 naming folder_id when it is not the workspace's folder). */
 export async function listScrapers(workspaceId: string, folderId?: string): Promise<Scraper[]> {
   if (folderId) await assertFolderInWorkspace(workspaceId, folderId);
-  const docs = await ScraperModel.find({ workspaceId, ...(folderId && { folderId }) }).sort({ createdAt: -1, _id: 1 }).lean<ScraperDoc[]>();
+  const docs = await ScraperModel.find({ workspaceId, ...(folderId && { folderId }) })
+    .sort({ createdAt: -1, _id: 1 })
+    .lean<ScraperDoc[]>();
   return docs.map(toScraper);
 }
 
@@ -106,7 +108,11 @@ export async function deleteScraper(workspaceId: string, id: string): Promise<{ 
   const doc = await getScraperDoc(workspaceId, id);
   const slugs = await endpointSlugsUsingScraper(workspaceId, doc._id);
   if (slugs.length) {
-    throw new AppError('conflict', `The scraper is used by published endpoints (${slugs.join(', ')}): delete them or point them at another scraper first`, { endpoints: slugs });
+    throw new AppError(
+      'conflict',
+      `The scraper is used by published endpoints (${slugs.join(', ')}): delete them or point them at another scraper first`,
+      { endpoints: slugs },
+    );
   }
   // Runs first: a delete that fails halfway can be sent again, and finds the scraper still there.
   const runsDeleted = await deleteScraperRuns(workspaceId, doc._id);

@@ -17,7 +17,8 @@ export const startScrapeProcedure = apiProcedure
       path: '/api/scrape/{scraperId}',
       tags: ['Scraping'],
       summary: 'Start a scrape run',
-      description: 'Answers 202 at once; poll GET /api/scrape/runs/{runId}. Each page fetched costs crawl credits (http 1, browser 3); failed pages are free.',
+      description:
+        'Answers 202 at once; poll GET /api/scrape/runs/{runId}. Each page fetched costs crawl credits (http 1, browser 3); failed pages are free.',
     },
   })
   .input(startScrapeInput)
@@ -27,7 +28,11 @@ export const startScrapeProcedure = apiProcedure
     const timestamp = run.createdAt.toISOString();
     if (completed) {
       const creditsCost = run.creditsCharged + run.overageCredits;
-      return { success: true, data: completed.data, metadata: { scraperId: run.scraperId, runId: run._id, timestamp, tokensUsed: 0, creditsCost, creditsRemaining } };
+      return {
+        success: true,
+        data: completed.data,
+        metadata: { scraperId: run.scraperId, runId: run._id, timestamp, tokensUsed: 0, creditsCost, creditsRemaining },
+      };
     }
     return {
       success: true,

@@ -19,7 +19,9 @@ function decodeKey(text: string, source: string, hint = howToMake): Buffer {
   // Buffer.from skips characters that are not base64; re-encoding tells such text from real base64.
   const isBase64 = key.toString('base64').replace(/=+$/, '') === trimmed.replace(/=+$/, '');
   if (!isBase64 || key.length !== keyBytes) {
-    throw new SecretsKeyError(`${source} must be ${keyBytes} bytes in base64 (it ${isBase64 ? `decodes to ${key.length} bytes` : 'is not base64'}): ${hint}`);
+    throw new SecretsKeyError(
+      `${source} must be ${keyBytes} bytes in base64 (it ${isBase64 ? `decodes to ${key.length} bytes` : 'is not base64'}): ${hint}`,
+    );
   }
   return key;
 }

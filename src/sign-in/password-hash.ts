@@ -1,7 +1,12 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  length: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 /** OWASP's scrypt floor (N=2^17, r=8, p=1: 128 MiB and ~0.3 s per hash) halved in memory for a 2-core API host. */
 const cost = { N: 2 ** 16, r: 8, p: 1 };
@@ -19,7 +24,12 @@ export async function passwordMatches(password: string, stored: string): Promise
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N: Number(N), r: Number(r), p: Number(p), maxmem });
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(N),
+    r: Number(r),
+    p: Number(p),
+    maxmem,
+  });
   return timingSafeEqual(actual, expected);
 }
 

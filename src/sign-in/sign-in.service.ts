@@ -17,17 +17,31 @@ const emailKey = (email: string) => email.trim().toLowerCase();
  * Sets the sign-in password of the user with this email (`workspaceId`
  * picks one when the address belongs to several workspaces).
  */
-export async function setPassword(input: { email: string; password: string; workspaceId?: string }): Promise<{ userId: string; workspaceId: string }> {
-  if (input.password.length < minPasswordLength) throw new AppError('validation_failed', `The password must have at least ${minPasswordLength} characters`, { field: 'password' });
+export async function setPassword(input: {
+  email: string;
+  password: string;
+  workspaceId?: string;
+}): Promise<{ userId: string; workspaceId: string }> {
+  if (input.password.length < minPasswordLength)
+    throw new AppError('validation_failed', `The password must have at least ${minPasswordLength} characters`, { field: 'password' });
   const users = (await findUsersByEmail(input.email)).filter((user) => !input.workspaceId || user.workspaceId === input.workspaceId);
-  if (users.length === 0) throw new AppError('not_found', `No user with the email ${input.email}${input.workspaceId ? ' in that workspace' : ''}`);
-  if (users.length > 1) throw new AppError('validation_failed', `${input.email} belongs to ${users.length} workspaces: name one with --workspace`, { field: 'workspace' });
+  if (users.length === 0)
+    throw new AppError('not_found', `No user with the email ${input.email}${input.workspaceId ? ' in that workspace' : ''}`);
+  if (users.length > 1)
+    throw new AppError('validation_failed', `${input.email} belongs to ${users.length} workspaces: name one with --workspace`, {
+      field: 'workspace',
+    });
   const user = users[0]!;
-  await UserPassword.replaceOne({ _id: emailKey(input.email) }, { userId: user._id, hash: await hashPassword(input.password) }, { upsert: true });
+  await UserPassword.replaceOne(
+    { _id: emailKey(input.email) },
+    { userId: user._id, hash: await hashPassword(input.password) },
+    { upsert: true },
+  );
   return { userId: user._id, workspaceId: user.workspaceId };
 }
 
-export type SignInOutcome = { ok: true; userId: string } | { ok: false; reason: 'wrong' } | { ok: false; reason: 'wait'; retryAfterSeconds: number };
+export type SignInOutcome =
+  { ok: true; userId: string } | { ok: false; reason: 'wrong' } | { ok: false; reason: 'wait'; retryAfterSeconds: number };
 
 /** How long the busiest of these keys must still wait before its next attempt (0 when it may go on). */
 function waitMs(records: Array<SignInFailuresDoc | null>, now: number): number {

@@ -13,7 +13,7 @@ export const createSkillProcedure = apiProcedure
       summary: 'Create a skill',
       description:
         'A reusable instruction set added to the system prompt of agent runs that name it in `skill_ids`. ' +
-        'A skill never widens the agent\'s access: its `tools` are always the safe default set, and a request naming `tools` is a 400.',
+        "A skill never widens the agent's access: its `tools` are always the safe default set, and a request naming `tools` is a 400.",
     },
   })
   .input(createSkillInput)

@@ -5,7 +5,13 @@ import { deleteSkill } from './skills.service.ts';
 export const deleteSkillProcedure = apiProcedure
   .meta({
     permission: 'write',
-    openapi: { method: 'DELETE', path: '/api/skills/{id}', tags: ['Agent'], summary: 'Delete a skill', description: 'Runs already started keep its instructions.' },
+    openapi: {
+      method: 'DELETE',
+      path: '/api/skills/{id}',
+      tags: ['Agent'],
+      summary: 'Delete a skill',
+      description: 'Runs already started keep its instructions.',
+    },
   })
   .input(skillIdInput)
   .output(deleteSkillOutput)

@@ -4,7 +4,10 @@ import { apiProcedure } from '../trpc/procedures.ts';
 import { listSkills } from './skills.service.ts';
 
 export const listSkillsProcedure = apiProcedure
-  .meta({ permission: 'read', openapi: { method: 'GET', path: '/api/skills', tags: ['Agent'], summary: 'List the workspace\'s skills, newest first' } })
+  .meta({
+    permission: 'read',
+    openapi: { method: 'GET', path: '/api/skills', tags: ['Agent'], summary: "List the workspace's skills, newest first" },
+  })
   .input(noInput)
   .output(skillsOutput)
   .query(async ({ ctx }) => ({ skills: await listSkills(ctx.principal.workspaceId) }));

@@ -31,7 +31,10 @@ export async function deleteSkill(workspaceId: string, id: string): Promise<void
 }
 
 /** The skills' instructions, in the order named; 404 naming `skill_ids` when one is not the workspace's. */
-export async function skillPrompts(workspaceId: string, ids: string[]): Promise<Array<{ title: string; emoji: string; systemPrompt: string }>> {
+export async function skillPrompts(
+  workspaceId: string,
+  ids: string[],
+): Promise<Array<{ title: string; emoji: string; systemPrompt: string }>> {
   const docs = await Promise.all(ids.map((id) => findOwned(Skill, id, workspaceId)));
   if (docs.some((doc) => !doc)) throw notFound('Skill', 'skill_ids');
   return docs.map((doc) => ({ title: doc!.title, emoji: doc!.emoji, systemPrompt: doc!.systemPrompt }));

@@ -57,7 +57,11 @@ const t = initTRPC
     errorFormatter({ shape, error, path }) {
       const { status, body } = toErrorResponse(error, errorStyleOf(path));
       // tRPC clients get the same message, status and code as REST, and never a stack.
-      return { message: body.error, code: TRPC_ERROR_CODES_BY_KEY[trpcCodeForStatus(status)], data: { httpStatus: status, path: shape.data.path, ...body } };
+      return {
+        message: body.error,
+        code: TRPC_ERROR_CODES_BY_KEY[trpcCodeForStatus(status)],
+        data: { httpStatus: status, path: shape.data.path, ...body },
+      };
     },
   });
 

@@ -50,10 +50,13 @@ export const apiProcedure = publicProcedure.use(async ({ ctx, meta, next, path, 
   const key = ctx.idempotencyKey;
   if (key === undefined || type !== 'mutation' || (meta.openapi?.method ?? 'POST') !== 'POST') return call();
   let result: Awaited<ReturnType<typeof call>> | undefined;
-  const { outcome, replayed } = await onceForKey({ principalId: principal.id, key, operation: path, input: await getRawInput() }, async () => {
-    result = await call();
-    return result.ok ? { ok: true, output: result.data } : { ok: false, error: result.error };
-  });
+  const { outcome, replayed } = await onceForKey(
+    { principalId: principal.id, key, operation: path, input: await getRawInput() },
+    async () => {
+      result = await call();
+      return result.ok ? { ok: true, output: result.data } : { ok: false, error: result.error };
+    },
+  );
   if (!replayed) return result!;
   ctx.responseHeaders['Idempotent-Replayed'] = 'true';
   if (!outcome.ok) throw outcome.error;

@@ -11,7 +11,8 @@ export const getUsageProcedure = apiProcedure
       path: '/api/usage',
       tags: ['Usage'],
       summary: 'Credits left and spent (the last 30 days, per day), stored leads and active keys against the plan',
-      description: 'Days are in the workspace\'s time zone, oldest first. Every debit is counted on the day it was taken, in the same write that took it.',
+      description:
+        "Days are in the workspace's time zone, oldest first. Every debit is counted on the day it was taken, in the same write that took it.",
     },
   })
   .input(noInput)

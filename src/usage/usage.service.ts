@@ -15,7 +15,12 @@ const reportedDays = 30;
 export async function workspaceUsage(workspaceId: string): Promise<UsageOut> {
   const workspace = await getWorkspace(workspaceId);
   const today = localDate(nowMs(), workspaceTimezone(workspace));
-  const [balances, spent, leads, keys] = await Promise.all([getBalances(workspaceId), spendingByDay(workspaceId, today), leadCapacity(workspaceId), keyAllowance(workspaceId)]);
+  const [balances, spent, leads, keys] = await Promise.all([
+    getBalances(workspaceId),
+    spendingByDay(workspaceId, today),
+    leadCapacity(workspaceId),
+    keyAllowance(workspaceId),
+  ]);
   const days = Array.from({ length: reportedDays }, (_, i) => {
     const date = daysBefore(today, reportedDays - 1 - i);
     const day = spent[date] ?? {};

@@ -11,7 +11,8 @@ export const cancelValidationJobProcedure = apiProcedure
       path: '/api/leads/validate/{id}/cancel',
       tags: ['Leads'],
       summary: 'Cancel an email validation job',
-      description: 'A queued or running job stops within about a second; the results it concluded (and charged) stay. A job that has ended is 409.',
+      description:
+        'A queued or running job stops within about a second; the results it concluded (and charged) stay. A job that has ended is 409.',
     },
   })
   .input(validationJobIdInput)

@@ -16,7 +16,10 @@ export function toJob(doc: ValidationJobDoc): z.infer<typeof validationJob> {
     billable: doc.billable,
     credits_charged: doc.creditsCharged,
     overage_credits: doc.overageCredits,
-    counts: Object.fromEntries(emailStatuses.map((status) => [status, doc.counts?.[status] ?? 0])) as Record<(typeof emailStatuses)[number], number>,
+    counts: Object.fromEntries(emailStatuses.map((status) => [status, doc.counts?.[status] ?? 0])) as Record<
+      (typeof emailStatuses)[number],
+      number
+    >,
     deferred: doc.deferred,
     reused: doc.reused,
     skipped: doc.skipped,

@@ -10,7 +10,7 @@ export const listValidationResultsProcedure = apiProcedure
       path: '/api/leads/validate/{id}/results',
       tags: ['Leads'],
       summary: 'What each address of a validation job came to',
-      description: 'One result per address, in the order they were concluded, with the reason and the mail server\'s words; kept 30 days.',
+      description: "One result per address, in the order they were concluded, with the reason and the mail server's words; kept 30 days.",
     },
   })
   .input(listValidationResultsInput)

@@ -13,7 +13,7 @@ export const startValidationProcedure = apiProcedure
       tags: ['Leads'],
       summary: 'Start an email validation job',
       description:
-        'Checks the addresses of the leads in `lead_ids` (up to 5,000) or selected by `filter` (the lead list\'s filters): syntax, the domain\'s mail hosts, ' +
+        "Checks the addresses of the leads in `lead_ids` (up to 5,000) or selected by `filter` (the lead list's filters): syntax, the domain's mail hosts, " +
         'an SMTP conversation that asks the mail server about each address without sending anything, catch-all, role and disposable addresses. ' +
         'Answers 202 with the job at once; poll GET /api/leads/validate/{id}, whose `processed` and `counts` move while it runs. ' +
         'One validation credit per conclusive result; `unknown` and reused results are free. 402 `validation_credits_exhausted` when the workspace has no validation credits and overage is off.',

@@ -44,5 +44,7 @@ const validationJobSchema = new Schema(
 validationJobSchema.index({ workspaceId: 1, createdAt: -1 });
 
 /** `counts` holds the results so far by email_status (Mixed in the schema). */
-export type ValidationJobDoc = Omit<InferRawDocTypeFromSchema<typeof validationJobSchema>, 'counts'> & { counts: Partial<Record<EmailStatus, number>> };
+export type ValidationJobDoc = Omit<InferRawDocTypeFromSchema<typeof validationJobSchema>, 'counts'> & {
+  counts: Partial<Record<EmailStatus, number>>;
+};
 export const ValidationJob = mongoose.model('ValidationJob', validationJobSchema, 'validation_jobs');

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { validateEmailsJob } from '../jobs/contracts.ts';
 import { enqueue } from '../jobs/queue.ts';
-import { billableStatuses, type EmailStatus, type listValidationResultsInput, type startValidationInput, type validationJob, type validationResult } from '../../schema/validation.ts';
+import {
+  billableStatuses,
+  type EmailStatus,
+  type listValidationResultsInput,
+  type startValidationInput,
+  type validationJob,
+  type validationResult,
+} from '../../schema/validation.ts';
 import type { Principal } from '../auth/principal.ts';
 import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
@@ -47,14 +54,22 @@ function workList(leads: LeadToValidate[], force: boolean): { entries: WorkEntry
     const address = facts?.address ?? email.toLowerCase();
     const reuse = force ? undefined : freshResult(lead, settings().VALIDATION_CACHE_DAYS);
     const known = byAddress.get(address);
-    if (!known) byAddress.set(address, { address, domain: facts?.domain ?? '', leads: [{ id: lead.id, email: lead.email! }], ...(reuse && { reuse }) });
+    if (!known)
+      byAddress.set(address, {
+        address,
+        domain: facts?.domain ?? '',
+        leads: [{ id: lead.id, email: lead.email! }],
+        ...(reuse && { reuse }),
+      });
     else {
       known.leads.push({ id: lead.id, email: lead.email! });
       // Reused only when every lead with the address has that fresh result.
       if (!reuse) delete known.reuse;
     }
   }
-  const entries = [...byAddress.values()].sort((a, b) => (a.domain === b.domain ? (a.address < b.address ? -1 : 1) : a.domain < b.domain ? -1 : 1));
+  const entries = [...byAddress.values()].sort((a, b) =>
+    a.domain === b.domain ? (a.address < b.address ? -1 : 1) : a.domain < b.domain ? -1 : 1,
+  );
   return { entries, noEmail };
 }
 
@@ -64,7 +79,10 @@ function workList(leads: LeadToValidate[], force: boolean): { entries: WorkEntry
  * and overage is off (nothing is queued). The work list is stored with the
  * job, then the job is queued for a worker.
  */
-export async function startValidation(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof startValidationInput>): Promise<JobOut> {
+export async function startValidation(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  input: z.infer<typeof startValidationInput>,
+): Promise<JobOut> {
   const { workspaceId } = principal;
   const balances = await getBalances(workspaceId);
   if (balances.validation < 1 && !balances.overage) throw creditsExhausted('validation', 1, balances.validation);
@@ -73,8 +91,21 @@ export async function startValidation(principal: Pick<Principal, 'workspaceId' |
   const jobId = randomUUID();
   const chunks = Math.ceil(entries.length / chunkSize);
   try {
-    for (let n = 0; n < chunks; n++) await ValidationWork.create({ _id: `${jobId}:${n}`, jobId, entries: JSON.stringify(entries.slice(n * chunkSize, (n + 1) * chunkSize)) });
-    const job = await ValidationJob.create({ _id: jobId, workspaceId, source: 'manual', force: input.force, total: entries.length, skipped: missing + noEmail, chunks });
+    for (let n = 0; n < chunks; n++)
+      await ValidationWork.create({
+        _id: `${jobId}:${n}`,
+        jobId,
+        entries: JSON.stringify(entries.slice(n * chunkSize, (n + 1) * chunkSize)),
+      });
+    const job = await ValidationJob.create({
+      _id: jobId,
+      workspaceId,
+      source: 'manual',
+      force: input.force,
+      total: entries.length,
+      skipped: missing + noEmail,
+      chunks,
+    });
     await enqueue(validateEmailsJob, { jobId });
     return toJob(job.toObject() as ValidationJobDoc);
   } catch (error) {
@@ -108,7 +139,10 @@ export async function cancelValidationJob(workspaceId: string, id: string): Prom
   return toJob(cancelled);
 }
 
-export async function listValidationResults(workspaceId: string, input: z.infer<typeof listValidationResultsInput>): Promise<{ results: Array<z.infer<typeof validationResult>>; total: number }> {
+export async function listValidationResults(
+  workspaceId: string,
+  input: z.infer<typeof listValidationResultsInput>,
+): Promise<{ results: Array<z.infer<typeof validationResult>>; total: number }> {
   await ownedJob(workspaceId, input.id);
   const filter = { jobId: input.id, ...(input.status && { status: input.status }) };
   const [docs, total] = await Promise.all([

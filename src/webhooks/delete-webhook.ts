@@ -3,7 +3,15 @@ import { apiProcedure } from '../trpc/procedures.ts';
 import { deleteWebhook } from './webhooks.service.ts';
 
 export const deleteWebhookProcedure = apiProcedure
-  .meta({ permission: 'write', openapi: { method: 'DELETE', path: '/api/webhooks/{id}', tags: ['Webhooks'], summary: 'Delete a webhook endpoint (its pending deliveries stop)' } })
+  .meta({
+    permission: 'write',
+    openapi: {
+      method: 'DELETE',
+      path: '/api/webhooks/{id}',
+      tags: ['Webhooks'],
+      summary: 'Delete a webhook endpoint (its pending deliveries stop)',
+    },
+  })
   .input(webhookIdInput)
   .output(deleteWebhookOutput)
   .mutation(async ({ ctx, input }) => {

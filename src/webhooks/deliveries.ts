@@ -9,7 +9,15 @@ import { notFound } from '../errors/app-error.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
 import { openSecret } from '../secrets/secret-box.ts';
 import { sendWebhook } from './send-webhook.ts';
-import { attemptId, Webhook, WebhookAttempt, WebhookDelivery, type AttemptDoc, type DeliveryDoc, type WebhookDoc } from './webhook.models.ts';
+import {
+  attemptId,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  type AttemptDoc,
+  type DeliveryDoc,
+  type WebhookDoc,
+} from './webhook.models.ts';
 
 type DeliveryOut = z.infer<typeof webhookDelivery>;
 
@@ -21,7 +29,9 @@ const deliveryNamespace = 'a3c5e1f2-7b9d-4c8e-9f0a-1b2c3d4e5f60';
 const deliveryIdOf = (webhookId: string, eventId: string) => nameBasedId(`${webhookId}\n${eventId}`, deliveryNamespace);
 
 const subscribes = (hook: WebhookDoc, event: StoredEvent) =>
-  event.type === 'webhook.test' ? (event.data as { webhook_id: string }).webhook_id === hook._id : hook.events.includes('*') || hook.events.includes(event.type);
+  event.type === 'webhook.test'
+    ? (event.data as { webhook_id: string }).webhook_id === hook._id
+    : hook.events.includes('*') || hook.events.includes(event.type);
 
 /**
  * One delivery per enabled endpoint of the workspace that wants the event,
@@ -36,7 +46,13 @@ export async function fanOut(event: StoredEvent): Promise<void> {
       .filter((h) => h.enabled && subscribes(h, event))
       .map(async (hook) => {
         const _id = deliveryIdOf(hook._id, event.id);
-        const created = await WebhookDelivery.create({ _id, workspaceId: event.workspaceId, webhookId: hook._id, eventId: event.id, eventType: event.type }).then(
+        const created = await WebhookDelivery.create({
+          _id,
+          workspaceId: event.workspaceId,
+          webhookId: hook._id,
+          eventId: event.id,
+          eventType: event.type,
+        }).then(
           () => true,
           (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
         );
@@ -70,7 +86,12 @@ async function attempt(hook: WebhookDoc, event: StoredEvent, deliveryId: string,
       () => true,
       (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
     );
-  if (!hook.enabled) return void (await record({ outcome: 'failed', durationMs: 0, error: `the endpoint is disabled (${hook.disabledReason ?? 'manual'})` }));
+  if (!hook.enabled)
+    return void (await record({
+      outcome: 'failed',
+      durationMs: 0,
+      error: `the endpoint is disabled (${hook.disabledReason ?? 'manual'})`,
+    }));
 
   const secrets = hook.secrets.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now).map((s) => openSecret(s.sealed));
   const sent = await sendWebhook(hook.url, { id: event.id, secrets }, bodyOf(event));
@@ -95,7 +116,16 @@ async function attempt(hook: WebhookDoc, event: StoredEvent, deliveryId: string,
 export async function giveUpAttempt(deliveryId: string, n: number, reason: string): Promise<void> {
   const delay = n + 1 < attemptDelaysMs.length ? attemptDelaysMs[n + 1]! : null;
   const nextAttemptAt = delay === null ? null : new Date(nowMs() + delay);
-  const recorded = await WebhookAttempt.create({ _id: attemptId(deliveryId, n), deliveryId, n, durationMs: 0, error: reason, outcome: nextAttemptAt ? 'retry' : 'failed', nextAttemptAt, attemptedAt: new Date(nowMs()) }).then(
+  const recorded = await WebhookAttempt.create({
+    _id: attemptId(deliveryId, n),
+    deliveryId,
+    n,
+    durationMs: 0,
+    error: reason,
+    outcome: nextAttemptAt ? 'retry' : 'failed',
+    nextAttemptAt,
+    attemptedAt: new Date(nowMs()),
+  }).then(
     () => true,
     (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
   );
@@ -111,7 +141,12 @@ function toDelivery(doc: DeliveryDoc, attempts: AttemptDoc[]): DeliveryOut {
     event_id: doc.eventId,
     event_type: doc.eventType,
     status,
-    attempts: sorted.map((a) => ({ status_code: a.statusCode ?? null, duration_ms: a.durationMs, error: a.error ?? null, attempted_at: a.attemptedAt.toISOString() })),
+    attempts: sorted.map((a) => ({
+      status_code: a.statusCode ?? null,
+      duration_ms: a.durationMs,
+      error: a.error ?? null,
+      attempted_at: a.attemptedAt.toISOString(),
+    })),
     next_attempt_at: !last ? doc.createdAt.toISOString() : (last.nextAttemptAt?.toISOString() ?? null),
     created_at: doc.createdAt.toISOString(),
   };
@@ -122,7 +157,12 @@ const attemptsOf = (ids: string[]) => WebhookAttempt.find({ deliveryId: { $in: i
 export async function deliveriesOf(webhookId: string, limit: number): Promise<DeliveryOut[]> {
   const docs = await WebhookDelivery.find({ webhookId }).sort({ createdAt: -1, _id: -1 }).limit(limit).lean<DeliveryDoc[]>();
   const attempts = await attemptsOf(docs.map((d) => d._id));
-  return docs.map((doc) => toDelivery(doc, attempts.filter((a) => a.deliveryId === doc._id)));
+  return docs.map((doc) =>
+    toDelivery(
+      doc,
+      attempts.filter((a) => a.deliveryId === doc._id),
+    ),
+  );
 }
 
 /** The delivery of an event to an endpoint, as it stands (pending with no attempt while it is being created). */
@@ -130,7 +170,15 @@ export async function deliveryOf(webhookId: string, eventId: string): Promise<De
   const _id = deliveryIdOf(webhookId, eventId);
   const doc = await WebhookDelivery.findById(_id).lean<DeliveryDoc>();
   if (doc) return toDelivery(doc, await attemptsOf([_id]));
-  return { id: _id, event_id: eventId, event_type: 'webhook.test', status: 'pending', attempts: [], next_attempt_at: new Date(nowMs()).toISOString(), created_at: new Date(nowMs()).toISOString() };
+  return {
+    id: _id,
+    event_id: eventId,
+    event_type: 'webhook.test',
+    status: 'pending',
+    attempts: [],
+    next_attempt_at: new Date(nowMs()).toISOString(),
+    created_at: new Date(nowMs()).toISOString(),
+  };
 }
 
 /** Sends a delivery again now, as its next attempt (same `webhook-id`). */

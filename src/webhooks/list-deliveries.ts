@@ -5,7 +5,12 @@ import { listDeliveries } from './webhooks.service.ts';
 export const listDeliveriesProcedure = apiProcedure
   .meta({
     permission: 'read',
-    openapi: { method: 'GET', path: '/api/webhooks/{id}/deliveries', tags: ['Webhooks'], summary: 'Deliveries to an endpoint, newest first, with every attempt' },
+    openapi: {
+      method: 'GET',
+      path: '/api/webhooks/{id}/deliveries',
+      tags: ['Webhooks'],
+      summary: 'Deliveries to an endpoint, newest first, with every attempt',
+    },
   })
   .input(listDeliveriesInput)
   .output(deliveriesOutput)

@@ -58,7 +58,12 @@ export async function sendWebhook(url: string, headers: { id: string; secrets: s
     });
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     const throttled = response.statusCode === 429 || response.statusCode === 503;
-    return { statusCode: response.statusCode, durationMs: elapsed(), error: ok ? null : `HTTP ${response.statusCode}`, retryAfterMs: throttled ? retryAfter(response.headers['retry-after']) : null };
+    return {
+      statusCode: response.statusCode,
+      durationMs: elapsed(),
+      error: ok ? null : `HTTP ${response.statusCode}`,
+      retryAfterMs: throttled ? retryAfter(response.headers['retry-after']) : null,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { statusCode: null, durationMs: elapsed(), error: message, retryAfterMs: null };

@@ -11,7 +11,8 @@ export const updateWebhookProcedure = apiProcedure
       path: '/api/webhooks/{id}',
       tags: ['Webhooks'],
       summary: 'Change a webhook endpoint, or rotate its secret',
-      description: 'With `rotate_secret: true` the answer carries the new `secret`; the old one keeps signing beside it (two signatures) for 24 hours.',
+      description:
+        'With `rotate_secret: true` the answer carries the new `secret`; the old one keeps signing beside it (two signatures) for 24 hours.',
     },
   })
   .input(updateWebhookInput)

@@ -43,10 +43,19 @@ async function assertReceivable(url: string): Promise<void> {
   }
 }
 
-export async function createWebhook(workspaceId: string, input: z.infer<typeof createWebhookInput>): Promise<{ webhook: WebhookOut; secret: string }> {
+export async function createWebhook(
+  workspaceId: string,
+  input: z.infer<typeof createWebhookInput>,
+): Promise<{ webhook: WebhookOut; secret: string }> {
   await assertReceivable(input.url);
   const secret = newSecret();
-  const doc = await Webhook.create({ workspaceId, url: input.url, events: input.events, description: input.description, secrets: [{ sealed: sealSecret(secret) }] });
+  const doc = await Webhook.create({
+    workspaceId,
+    url: input.url,
+    events: input.events,
+    description: input.description,
+    secrets: [{ sealed: sealSecret(secret) }],
+  });
   return { webhook: toWebhook(doc.toObject()), secret };
 }
 
@@ -63,19 +72,25 @@ async function ownedWebhook(workspaceId: string, id: string): Promise<WebhookDoc
 
 export const getWebhook = async (workspaceId: string, id: string) => toWebhook(await ownedWebhook(workspaceId, id));
 
-export async function updateWebhook(workspaceId: string, input: z.infer<typeof updateWebhookInput>): Promise<{ webhook: WebhookOut; secret?: string }> {
+export async function updateWebhook(
+  workspaceId: string,
+  input: z.infer<typeof updateWebhookInput>,
+): Promise<{ webhook: WebhookOut; secret?: string }> {
   const doc = await ownedWebhook(workspaceId, input.id);
   if (input.url) await assertReceivable(input.url);
   const set: Record<string, unknown> = {};
   if (input.url) set.url = input.url;
   if (input.events) set.events = input.events;
   if (input.description !== undefined) set.description = input.description;
-  if (input.enabled !== undefined) Object.assign(set, { enabled: input.enabled, disabledReason: input.enabled ? null : 'manual', failingSince: null });
+  if (input.enabled !== undefined)
+    Object.assign(set, { enabled: input.enabled, disabledReason: input.enabled ? null : 'manual', failingSince: null });
   let secret: string | undefined;
   if (input.rotate_secret) {
     secret = newSecret();
     const now = nowMs();
-    const kept = doc.secrets.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now).map((s) => ({ sealed: s.sealed, expiresAt: s.expiresAt ?? new Date(now + rotationOverlapMs) }));
+    const kept = doc.secrets
+      .filter((s) => !s.expiresAt || s.expiresAt.getTime() > now)
+      .map((s) => ({ sealed: s.sealed, expiresAt: s.expiresAt ?? new Date(now + rotationOverlapMs) }));
     set.secrets = [{ sealed: sealSecret(secret), expiresAt: null }, ...kept];
   }
   const updated = await Webhook.findByIdAndUpdate(doc._id, { $set: set }, { returnDocument: 'after' }).lean<WebhookDoc>();
@@ -90,7 +105,12 @@ export async function deleteWebhook(workspaceId: string, id: string): Promise<vo
 /** Sends a `webhook.test` event to this endpoint only, and answers its delivery. */
 export async function testWebhook(workspaceId: string, id: string): Promise<DeliveryOut> {
   const doc = await ownedWebhook(workspaceId, id);
-  const eventId = await emitEvent(workspaceId, 'webhook.test', { webhook_id: doc._id, message: 'A test event sent from the API.' }, `${doc._id}:${nowMs()}:${randomBytes(4).toString('hex')}`);
+  const eventId = await emitEvent(
+    workspaceId,
+    'webhook.test',
+    { webhook_id: doc._id, message: 'A test event sent from the API.' },
+    `${doc._id}:${nowMs()}:${randomBytes(4).toString('hex')}`,
+  );
   return deliveryOf(doc._id, eventId);
 }
 

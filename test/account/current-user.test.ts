@@ -40,10 +40,15 @@ describe('GET /api/user', () => {
     }
   });
 
-  it('answers 401 for a key revoked right after its use (the use\'s own write never undoes the revocation)', async () => {
+  it("answers 401 for a key revoked right after its use (the use's own write never undoes the revocation)", async () => {
     const workspace = await createTestWorkspace();
     for (let i = 0; i < 20; i++) {
-      const created = await createApiKey({ workspaceId: workspace.workspaceId, userId: workspace.userId, name: `temp ${i}`, scopes: ['read'] });
+      const created = await createApiKey({
+        workspaceId: workspace.workspaceId,
+        userId: workspace.userId,
+        name: `temp ${i}`,
+        scopes: ['read'],
+      });
       // The revocation races the use's own write (its first in the minute).
       const used = server.request('GET', '/api/user', { key: created.apiKey });
       await new Promise((r) => setTimeout(r, i % 4));

@@ -124,7 +124,10 @@ const examples: Record<string, Example> = {
   'keys.list': () => ({ status: 200 }),
   'keys.revoke': (f) => ({ params: { id: f.spareKeyId }, status: 200 }),
   'usage.get': () => ({ status: 200 }),
-  'outreach.sending.send': (f) => ({ body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' }, status: 503 }),
+  'outreach.sending.send': (f) => ({
+    body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' },
+    status: 503,
+  }),
 };
 
 describe('permissions, for every procedure of the router', () => {
@@ -134,7 +137,8 @@ describe('permissions, for every procedure of the router', () => {
 
   beforeAll(async () => {
     workspace = await createTestWorkspace('pro'); // sending needs a paid plan; pro's limit of active keys leaves room for one per permission and keys.create
-    for (const scope of ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'outreach:send', 'leads:validate'] as const) keys[scope] = await workspace.keyWith(scope);
+    for (const scope of ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'outreach:send', 'leads:validate'] as const)
+      keys[scope] = await workspace.keyWith(scope);
     keys['*'] = await workspace.keyWith('*');
     const owner = workspace.apiKey;
     const [lead, keptLead] = await importLeads(server, owner, [{ email: 'fixture@x.test' }, { email: 'kept@x.test' }]);
@@ -142,20 +146,29 @@ describe('permissions, for every procedure of the router', () => {
     const spareScraperId = await createScraper(server, owner);
     const run = await server.request('POST', `/api/scrape/${scraperId}`, { key: owner, body: { url: site } });
     const endpoint = async (slug: string, extra: Record<string, unknown> = {}) => {
-      const res = await server.request('POST', '/api/endpoints', { key: owner, body: { slug, name: slug, scraper_id: scraperId, url_template: site, mode: 'async', ...extra } });
+      const res = await server.request('POST', '/api/endpoints', {
+        key: owner,
+        body: { slug, name: slug, scraper_id: scraperId, url_template: site, mode: 'async', ...extra },
+      });
       return res.body.endpoint.id as string;
     };
     const endpointId = await endpoint('perm-async');
     await endpoint('perm-post', { method: 'POST' });
     const spareEndpointId = await endpoint('perm-spare');
     const invoked = await server.request('GET', '/v1/e/perm-async', { key: owner });
-    const sequence = async () => (await server.request('POST', '/api/outreach/sequences', { key: owner, body: sequenceBody })).body.sequence.id as string;
+    const sequence = async () =>
+      (await server.request('POST', '/api/outreach/sequences', { key: owner, body: sequenceBody })).body.sequence.id as string;
     // No worker runs here: the jobs stay queued (so one can be cancelled).
-    const validationJob = async () => (await server.request('POST', '/api/leads/validate', { key: owner, body: { lead_ids: [keptLead!.id] } })).body.job.id as string;
-    const agentRun = async () => (await server.request('POST', '/api/agents/runs', { key: owner, body: { goal: 'Fixture run' } })).body.run_id as string;
+    const validationJob = async () =>
+      (await server.request('POST', '/api/leads/validate', { key: owner, body: { lead_ids: [keptLead!.id] } })).body.job.id as string;
+    const agentRun = async () =>
+      (await server.request('POST', '/api/agents/runs', { key: owner, body: { goal: 'Fixture run' } })).body.run_id as string;
     const skill = await server.request('POST', '/api/skills', { key: owner, body: { title: 'Spare', emoji: '🧪', system_prompt: 'x' } });
-    const webhook = async () => (await server.request('POST', '/api/webhooks', { key: owner, body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } })).body.webhook.id as string;
-    const inbox = async () => (await server.request('POST', '/api/outreach/inboxes', { key: owner, body: inboxBody })).body.inbox.id as string;
+    const webhook = async () =>
+      (await server.request('POST', '/api/webhooks', { key: owner, body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } })).body.webhook
+        .id as string;
+    const inbox = async () =>
+      (await server.request('POST', '/api/outreach/inboxes', { key: owner, body: inboxBody })).body.inbox.id as string;
     fixtures = {
       leadId: lead!.id,
       keptLeadId: keptLead!.id,
@@ -179,7 +192,10 @@ describe('permissions, for every procedure of the router', () => {
       spareWebhookId: await webhook(),
       spareKeyId: (await server.request('POST', '/api/keys', { key: owner, body: { name: 'Spare', scopes: ['read'] } })).body.key.id,
     };
-    const campaign = await server.request('POST', '/api/outreach/campaigns', { key: owner, body: { name: 'Fixture', sequence_id: fixtures.sequenceId, inbox_ids: [fixtures.inboxId] } });
+    const campaign = await server.request('POST', '/api/outreach/campaigns', {
+      key: owner,
+      body: { name: 'Fixture', sequence_id: fixtures.sequenceId, inbox_ids: [fixtures.inboxId] },
+    });
     fixtures.campaignId = campaign.body.campaign.id;
   });
 
@@ -192,7 +208,8 @@ describe('permissions, for every procedure of the router', () => {
     '$path needs $permission',
     async ({ path, permission, openapi }) => {
       const example = examples[path]!(fixtures);
-      const url = openapi.path.replace(/\{(\w+)\}/g, (_, name: string) => example.params![name]!) + (example.query ? `?${example.query}` : '');
+      const url =
+        openapi.path.replace(/\{(\w+)\}/g, (_, name: string) => example.params![name]!) + (example.query ? `?${example.query}` : '');
       const send = (key?: string) => server.request(openapi.method, url, { key, body: example.body });
 
       expect((await send()).status).toBe(401);

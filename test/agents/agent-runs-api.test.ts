@@ -14,7 +14,8 @@ const clock = useTestClock();
 beforeEach(() => model.reset());
 
 const finishWith = (summary: string, delayMs = 0) => ({ toolCalls: [{ name: 'finish', arguments: { summary } }], delayMs });
-const reply = (key: string, id: string, body: Record<string, unknown>) => server.request('POST', `/api/agents/runs/${id}/reply`, { key, body });
+const reply = (key: string, id: string, body: Record<string, unknown>) =>
+  server.request('POST', `/api/agents/runs/${id}/reply`, { key, body });
 
 describe('replying to an agent run', () => {
   it('starts a follow-up run in the same conversation when the run has finished, inheriting its context', async () => {
@@ -28,7 +29,12 @@ describe('replying to an agent run', () => {
     expect(followUp.body).toMatchObject({ conversation_id: first.conversation_id, status: 'queued' });
     expect(followUp.body.run_id).not.toBe(first.run_id);
     const second = await waitForRun(server, apiKey, followUp.body.run_id);
-    expect(second).toMatchObject({ goal: 'Now in Munich', parent_run_id: first.run_id, conversation_id: first.conversation_id, status: 'completed' });
+    expect(second).toMatchObject({
+      goal: 'Now in Munich',
+      parent_run_id: first.run_id,
+      conversation_id: first.conversation_id,
+      status: 'completed',
+    });
     const system = String(model.requests[1]!.messages[0]!.content);
     expect(system).toContain('payroll API');
     expect(system).toContain('CTOs in Berlin');
@@ -161,12 +167,18 @@ describe('starting agent runs', () => {
 describe('skills', () => {
   it('creates, lists and deletes skills that always carry the safe default tools, refusing any that names tools', async () => {
     const { apiKey } = await createTestWorkspace();
-    const created = await server.request('POST', '/api/skills', { key: apiKey, body: { title: 'Fintech focus', emoji: '💶', system_prompt: 'Prefer payment companies.' } });
+    const created = await server.request('POST', '/api/skills', {
+      key: apiKey,
+      body: { title: 'Fintech focus', emoji: '💶', system_prompt: 'Prefer payment companies.' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.skill).toMatchObject({ title: 'Fintech focus', emoji: '💶', system_prompt: 'Prefer payment companies.' });
     expect(created.body.skill.tools).toEqual(['web_search', 'fetch_page', 'extract_contacts', 'save_leads', 'ask_user', 'finish']);
 
-    const widening = await server.request('POST', '/api/skills', { key: apiKey, body: { title: 'Shell', emoji: '🐚', system_prompt: 'x', tools: ['shell'] } });
+    const widening = await server.request('POST', '/api/skills', {
+      key: apiKey,
+      body: { title: 'Shell', emoji: '🐚', system_prompt: 'x', tools: ['shell'] },
+    });
     expect(widening.status).toBe(400);
     expect(JSON.stringify(widening.body)).toContain('tools');
     for (const [body, field] of [
@@ -180,8 +192,13 @@ describe('skills', () => {
       expect(res.body.field ?? JSON.stringify(res.body.issues)).toContain(field);
     }
 
-    expect((await server.request('GET', '/api/skills', { key: apiKey })).body.skills.map((s: { id: string }) => s.id)).toEqual([created.body.skill.id]);
-    const unknown = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'x', skill_ids: ['00000000-0000-4000-8000-000000000000'] } });
+    expect((await server.request('GET', '/api/skills', { key: apiKey })).body.skills.map((s: { id: string }) => s.id)).toEqual([
+      created.body.skill.id,
+    ]);
+    const unknown = await server.request('POST', '/api/agents/runs', {
+      key: apiKey,
+      body: { goal: 'x', skill_ids: ['00000000-0000-4000-8000-000000000000'] },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.field).toBe('skill_ids');
     expect((await server.request('DELETE', `/api/skills/${created.body.skill.id}`, { key: apiKey })).status).toBe(200);

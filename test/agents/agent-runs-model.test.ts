@@ -34,16 +34,36 @@ beforeEach(() => model.reset());
 const eventsAbout = async (type: string, runId: string) =>
   (await mongoose.connection.db!.collection('events').find({ type, 'data.id': runId }).toArray()).map((event) => event.data);
 
-const ada = () => ({ full_name: 'Ada Lovelace', title: 'Chief Technology Officer', email: 'ada@acme-pay.example', company: 'Acme Pay', source_url: teamUrl });
+const ada = () => ({
+  full_name: 'Ada Lovelace',
+  title: 'Chief Technology Officer',
+  email: 'ada@acme-pay.example',
+  company: 'Acme Pay',
+  source_url: teamUrl,
+});
 
 describe('an agent run with a language model', () => {
   it('reads pages, saves what it found with its sources, finishes, and charges tokens and pages', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace('pro');
-    const skill = await server.request('POST', '/api/skills', { key: apiKey, body: { title: 'Terse', emoji: '✂️', system_prompt: 'Answer in five words.' } });
+    const skill = await server.request('POST', '/api/skills', {
+      key: apiKey,
+      body: { title: 'Terse', emoji: '✂️', system_prompt: 'Answer in five words.' },
+    });
     expect(skill.status).toBe(201);
     model.script(
-      { toolCalls: [{ name: 'fetch_page', arguments: { url: teamUrl } }, { name: 'extract_contacts', arguments: { url: teamUrl } }], totalTokens: 1_500 },
-      { toolCalls: [{ name: 'save_leads', arguments: { leads: [ada(), { full_name: 'Made Up', source_url: 'http://127.0.0.1:9/never-fetched' }] } }], totalTokens: 500 },
+      {
+        toolCalls: [
+          { name: 'fetch_page', arguments: { url: teamUrl } },
+          { name: 'extract_contacts', arguments: { url: teamUrl } },
+        ],
+        totalTokens: 1_500,
+      },
+      {
+        toolCalls: [
+          { name: 'save_leads', arguments: { leads: [ada(), { full_name: 'Made Up', source_url: 'http://127.0.0.1:9/never-fetched' }] } },
+        ],
+        totalTokens: 500,
+      },
       { toolCalls: [{ name: 'finish', arguments: { summary: 'Found the CTO of Acme Pay.' } }], totalTokens: 200 },
     );
     const before = (await getBalances(workspaceId)).agent;
@@ -51,21 +71,45 @@ describe('an agent run with a language model', () => {
     expect(started.status).toBe('queued');
 
     const run = await waitForRun(server, apiKey, started.run_id);
-    expect(run).toMatchObject({ status: 'completed', result_summary: 'Found the CTO of Acme Pay.', tokens_used: 2_200, pages_fetched: 1, leads_saved: 1, error: null });
+    expect(run).toMatchObject({
+      status: 'completed',
+      result_summary: 'Found the CTO of Acme Pay.',
+      tokens_used: 2_200,
+      pages_fetched: 1,
+      leads_saved: 1,
+      error: null,
+    });
     // 2 (1,500 tokens) + 1 page, then 1 (500 tokens), then 1 (200 tokens)
     expect(run.credits_charged).toBe(5);
     expect((await getBalances(workspaceId)).agent).toBe(before - 5);
     expect(run.started_at).not.toBeNull();
     expect(run.finished_at).not.toBeNull();
 
-    expect(await eventsAbout('agent.run.completed', started.run_id)).toEqual([expect.objectContaining({ id: started.run_id, status: 'completed', credits_charged: 5 })]);
+    expect(await eventsAbout('agent.run.completed', started.run_id)).toEqual([
+      expect.objectContaining({ id: started.run_id, status: 'completed', credits_charged: 5 }),
+    ]);
     const leads = await leadsOfRun(server, apiKey, started.run_id);
     expect(leads).toHaveLength(1);
-    expect(leads[0]).toMatchObject({ full_name: 'Ada Lovelace', email: 'ada@acme-pay.example', agent_run_id: started.run_id, source_url: teamUrl });
+    expect(leads[0]).toMatchObject({
+      full_name: 'Ada Lovelace',
+      email: 'ada@acme-pay.example',
+      agent_run_id: started.run_id,
+      source_url: teamUrl,
+    });
 
     const [first, second, third] = model.requests;
-    expect(first!.tools!.map((tool) => tool.function.name).sort()).toEqual(['ask_user', 'extract_contacts', 'fetch_page', 'finish', 'save_leads', 'web_search']);
-    expect(first!.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('## Skill: ✂️ Terse\nAnswer in five words.') });
+    expect(first!.tools!.map((tool) => tool.function.name).sort()).toEqual([
+      'ask_user',
+      'extract_contacts',
+      'fetch_page',
+      'finish',
+      'save_leads',
+      'web_search',
+    ]);
+    expect(first!.messages[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('## Skill: ✂️ Terse\nAnswer in five words.'),
+    });
     expect(first!.messages[1]).toEqual({ role: 'user', content: 'The CTO of Acme Pay' });
     // The page's text reaches the model only inside the untrusted-content markers.
     const pageResult = second!.messages.find((m) => m.role === 'tool' && String(m.content).includes('Ignore all previous instructions'))!;
@@ -86,10 +130,14 @@ describe('an agent run with a language model', () => {
     const started = await startRun(server, apiKey, { goal: 'Fintech CTOs' });
     const paused = await waitForRun(server, apiKey, started.run_id, (run) => run.status === 'paused');
     expect(paused.result_summary).toBe('Which city?');
-    expect(await eventsAbout('agent.run.paused', started.run_id)).toEqual([expect.objectContaining({ status: 'paused', result_summary: 'Which city?' })]);
+    expect(await eventsAbout('agent.run.paused', started.run_id)).toEqual([
+      expect.objectContaining({ status: 'paused', result_summary: 'Which city?' }),
+    ]);
 
     const replies = await Promise.all(
-      ['Berlin', 'Munich'].map((message) => server.request('POST', `/api/agents/runs/${started.run_id}/reply`, { key: apiKey, body: { message } })),
+      ['Berlin', 'Munich'].map((message) =>
+        server.request('POST', `/api/agents/runs/${started.run_id}/reply`, { key: apiKey, body: { message } }),
+      ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
     const resumed = replies.find((r) => r.status === 200)!;
@@ -144,7 +192,9 @@ describe('an agent run with a language model', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/language model did not answer \(HTTP 503\)/);
     expect(run.error).not.toMatch(/\n\s+at /);
-    expect(await eventsAbout('agent.run.failed', started.run_id)).toEqual([expect.objectContaining({ status: 'failed', error: run.error })]);
+    expect(await eventsAbout('agent.run.failed', started.run_id)).toEqual([
+      expect.objectContaining({ status: 'failed', error: run.error }),
+    ]);
   });
 
   it('ends the run completed, saying so, when agent credits run out mid-run', async () => {

@@ -16,20 +16,29 @@ const server = useApiServer(env, { worker: true });
 const teamPage = (company: WorldCompany) => `${world.siteUrl(company).replace(/\/$/, '')}${company.teamPath}`;
 
 describe('enriching stored leads', () => {
-  it('fills the titles and emails their companies\' pages show, from those pages only, and keeps what the user set', async () => {
+  it("fills the titles and emails their companies' pages show, from those pages only, and keeps what the user set", async () => {
     const { apiKey } = await createTestWorkspace('pro');
-    expect((await server.request('POST', '/api/leads/fields', { key: apiKey, body: { label: 'Job title', auto_research: true } })).status).toBeLessThan(300);
-    const people = world.companies.filter((c) => c.industry === 'fintech' && c.city === 'Berlin').flatMap((company) => company.people.map((person) => ({ ...person, company })));
+    expect(
+      (await server.request('POST', '/api/leads/fields', { key: apiKey, body: { label: 'Job title', auto_research: true } })).status,
+    ).toBeLessThan(300);
+    const people = world.companies
+      .filter((c) => c.industry === 'fintech' && c.city === 'Berlin')
+      .flatMap((company) => company.people.map((person) => ({ ...person, company })));
     const [userSet, ...rest] = people;
     // One lead came from an event's speaker list: its values must come from its company's own pages all the same.
     const speaker = rest.find((p) => p.company !== userSet!.company && p.name === p.company.people[0]!.name)!;
     const eventPage = `${world.siteOrigin('events.test')}/berlin/fintech-summit`;
-    const sourceOf = (p: (typeof rest)[number], n: number) => (p === speaker ? { source_url: eventPage } : n % 2 ? { domain: p.company.host } : { source_url: teamPage(p.company) });
+    const sourceOf = (p: (typeof rest)[number], n: number) =>
+      p === speaker ? { source_url: eventPage } : n % 2 ? { domain: p.company.host } : { source_url: teamPage(p.company) };
     const stored = await importLeads(server, apiKey, [
       { full_name: userSet!.name, company: userSet!.company.name, domain: userSet!.company.host, title: 'Chief Bottle Washer' },
       ...rest.map((p, n) => ({ full_name: p.name, company: p.company.name, ...sourceOf(p, n) })),
     ]);
-    const started = await startRun(server, apiKey, { goal: 'Fill in what these leads lack', behavior: 'enrichment', lead_ids: stored.map((lead) => lead.id) });
+    const started = await startRun(server, apiKey, {
+      goal: 'Fill in what these leads lack',
+      behavior: 'enrichment',
+      lead_ids: stored.map((lead) => lead.id),
+    });
     const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
     expect(run).toMatchObject({ status: 'completed', error: null, leads_saved: 0, tokens_used: 0 });
     expect(run.result_summary).toMatch(/^Enriched \d+ of \d+ leads/);
@@ -45,7 +54,10 @@ describe('enriching stored leads', () => {
     const showMail = rest.filter((p) => p.shown !== 'none');
     expect(titled.length / rest.length).toBeGreaterThanOrEqual(0.8);
     expect(mailed.length / showMail.length).toBeGreaterThanOrEqual(0.8);
-    const right = [...titled.filter((p) => byName.get(p.name)!.title === p.title), ...mailed.filter((p) => byName.get(p.name)!.email === p.email)];
+    const right = [
+      ...titled.filter((p) => byName.get(p.name)!.title === p.title),
+      ...mailed.filter((p) => byName.get(p.name)!.email === p.email),
+    ];
     expect(right.length / (titled.length + mailed.length)).toBeGreaterThanOrEqual(0.95);
     for (const p of titled) expect(byName.get(p.name)!.custom.job_title).toBe(byName.get(p.name)!.title);
 
@@ -53,7 +65,11 @@ describe('enriching stored leads', () => {
     const csv = run.artifacts.find((a: { name: string }) => a.name === 'leads.csv');
     expect(csv.preview.columns).toEqual(['lead_id', 'full_name', 'field', 'value', 'source_url']);
     expect(csv.row_count).toBeGreaterThanOrEqual(titled.length + mailed.length);
-    const rows = (await (await download(server, csv.download_url)).text()).trim().split('\n').slice(1).map((line) => line.split(','));
+    const rows = (await (await download(server, csv.download_url)).text())
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(','));
     expect(rows).toHaveLength(csv.row_count);
     for (const [, fullName, , , sourceUrl] of rows) {
       const person = people.find((p) => p.name === fullName)!;
@@ -70,15 +86,24 @@ describe('enriching stored leads', () => {
     const { apiKey } = await createTestWorkspace('pro');
     const none = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Fill in', behavior: 'enrichment' } });
     expect(none).toMatchObject({ status: 400, body: { field: 'lead_ids' } });
-    const misplaced = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Find CTOs', lead_ids: ['00000000-0000-4000-8000-000000000000'] } });
+    const misplaced = await server.request('POST', '/api/agents/runs', {
+      key: apiKey,
+      body: { goal: 'Find CTOs', lead_ids: ['00000000-0000-4000-8000-000000000000'] },
+    });
     expect(misplaced).toMatchObject({ status: 400, body: { field: 'lead_ids' } });
-    const foreign = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Fill in', behavior: 'enrichment', lead_ids: ['00000000-0000-4000-8000-000000000000'] } });
+    const foreign = await server.request('POST', '/api/agents/runs', {
+      key: apiKey,
+      body: { goal: 'Fill in', behavior: 'enrichment', lead_ids: ['00000000-0000-4000-8000-000000000000'] },
+    });
     expect(foreign).toMatchObject({ status: 404, body: { field: 'lead_ids' } });
-    const nothing = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Fill in', behavior: 'enrichment', lead_filter: { q: 'nobody' } } });
+    const nothing = await server.request('POST', '/api/agents/runs', {
+      key: apiKey,
+      body: { goal: 'Fill in', behavior: 'enrichment', lead_filter: { q: 'nobody' } },
+    });
     expect(nothing).toMatchObject({ status: 400, body: { field: 'lead_filter' } });
   });
 
-  it('takes its leads from the lead list\'s filters', async () => {
+  it("takes its leads from the lead list's filters", async () => {
     const { apiKey } = await createTestWorkspace('pro');
     const company = world.companies.find((c) => c.people.some((p) => p.shown !== 'none'))!;
     const person = company.people.find((p) => p.shown !== 'none')!;

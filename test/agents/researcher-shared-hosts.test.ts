@@ -14,7 +14,7 @@ const world = useAgentWorld(env, { layout: 'paths' });
 const server = useApiServer(env, { worker: true });
 
 describe('the built-in researcher on companies under paths of shared hosts', () => {
-  it('finds the CTOs of Berlin fintechs, each from their own company\'s pages, and nobody from events, press or job boards', async () => {
+  it("finds the CTOs of Berlin fintechs, each from their own company's pages, and nobody from events, press or job boards", async () => {
     const { apiKey } = await createTestWorkspace('pro');
     const started = await startRun(server, apiKey, { goal: 'CTOs of fintech companies in Berlin' });
     const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
@@ -46,7 +46,11 @@ describe('the built-in researcher on companies under paths of shared hosts', () 
     expect(run.status).toBe('completed');
     const expected = world.expected({ industry: 'healthtech', city: 'London', roles: ['ceo'] });
     const leads = await leadsOfRun(server, apiKey, started.run_id);
-    for (const lead of leads) expect(expected.map((p) => p.name), lead.full_name).toContain(lead.full_name);
+    for (const lead of leads)
+      expect(
+        expected.map((p) => p.name),
+        lead.full_name,
+      ).toContain(lead.full_name);
     expect(leads.length / expected.length).toBeGreaterThanOrEqual(0.8);
   }, 90_000);
 });

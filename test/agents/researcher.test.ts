@@ -53,7 +53,10 @@ describe('the built-in researcher (no language model)', () => {
     const { apiKey } = await createTestWorkspace('pro');
     const profile = await server.request('POST', '/api/leads/research-profiles', {
       key: apiKey,
-      body: { name: 'London health CEOs', criteria: { industries: ['healthtech'], locations: ['London'], titles: ['CEO'], required_fields: ['email'] } },
+      body: {
+        name: 'London health CEOs',
+        criteria: { industries: ['healthtech'], locations: ['London'], titles: ['CEO'], required_fields: ['email'] },
+      },
     });
     expect(profile.status).toBeLessThan(300);
     const profileId = (profile.body.profile ?? profile.body).id;
@@ -79,7 +82,10 @@ describe('the built-in researcher (no language model)', () => {
     const { apiKey } = await createTestWorkspace('pro');
     const first = await startRun(server, apiKey, { goal: 'CTOs of fintech companies in Berlin', options: { max_pages: 30 } });
     await waitForRun(server, apiKey, first.run_id, undefined, 60_000);
-    const followUp = await server.request('POST', `/api/agents/runs/${first.run_id}/reply`, { key: apiKey, body: { message: 'Now the same in Munich' } });
+    const followUp = await server.request('POST', `/api/agents/runs/${first.run_id}/reply`, {
+      key: apiKey,
+      body: { message: 'Now the same in Munich' },
+    });
     expect(followUp.status).toBe(200);
     const run = await waitForRun(server, apiKey, followUp.body.run_id, undefined, 60_000);
     expect(run.status).toBe('completed');
@@ -96,15 +102,17 @@ describe('the built-in researcher (no language model)', () => {
       { label: 'HQ city', description: 'Where the company is headquartered', auto_research: true },
       { label: 'Budget', auto_research: true },
       { label: 'Company website', auto_research: false },
-    ]) expect((await server.request('POST', '/api/leads/fields', { key: apiKey, body })).status).toBeLessThan(300);
+    ])
+      expect((await server.request('POST', '/api/leads/fields', { key: apiKey, body })).status).toBeLessThan(300);
     const started = await startRun(server, apiKey, { goal: 'CTOs of fintech companies in Berlin', options: { max_leads: 2 } });
     const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
     expect(run).toMatchObject({ status: 'completed', leads_saved: 2 });
     expect(run.result_summary).toContain('max_leads (2)');
-    for (const lead of await leadsOfRun(server, apiKey, started.run_id)) expect(lead.custom).toEqual({ industry: 'fintech', hq_city: 'Berlin' });
+    for (const lead of await leadsOfRun(server, apiKey, started.run_id))
+      expect(lead.custom).toEqual({ industry: 'fintech', hq_city: 'Berlin' });
   }, 90_000);
 
-  it('stops at the plan\'s lead limit, saying so, with the leads that fit stored', async () => {
+  it("stops at the plan's lead limit, saying so, with the leads that fit stored", async () => {
     const { apiKey, workspaceId } = await createTestWorkspace('free');
     // The free plan's 5,000 leads, all but one taken.
     await storeFillerLeads(workspaceId, 4_999);

@@ -11,7 +11,14 @@ describe('an agent run with web search not configured', () => {
     const { apiKey } = await createTestWorkspace('pro');
     const started = await startRun(server, apiKey, { goal: 'CTOs of fintech companies in Berlin' });
     const run = await waitForRun(server, apiKey, started.run_id);
-    expect(run).toMatchObject({ status: 'failed', error: 'search_not_configured', tokens_used: 0, pages_fetched: 0, credits_charged: 0, leads_saved: 0 });
+    expect(run).toMatchObject({
+      status: 'failed',
+      error: 'search_not_configured',
+      tokens_used: 0,
+      pages_fetched: 0,
+      credits_charged: 0,
+      leads_saved: 0,
+    });
     expect(run.result_summary).toContain('SEARCH_URL');
     expect(await leadsOfRun(server, apiKey, started.run_id)).toEqual([]);
   });

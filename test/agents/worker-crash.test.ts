@@ -13,7 +13,8 @@ const env: Record<string, string> = { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' };
 const model = useScriptedModel(env);
 const server = useApiServer(env);
 
-const page = '<html><body><div class="member"><h3>Ada Lovelace</h3><p>CTO</p><a href="mailto:ada@acme.example">mail</a></div></body></html>';
+const page =
+  '<html><body><div class="member"><h3>Ada Lovelace</h3><p>CTO</p><a href="mailto:ada@acme.example">mail</a></div></body></html>';
 let site: FixtureSite;
 beforeAll(async () => void (site = await serveFixture((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(page))));
 afterAll(() => site.close());
@@ -32,7 +33,12 @@ describe('an agent worker that dies mid-run', () => {
     const teamUrl = `${site.origin}/team`;
     model.script(
       { toolCalls: [{ name: 'fetch_page', arguments: { url: teamUrl } }], totalTokens: 1_000 },
-      { toolCalls: [{ name: 'save_leads', arguments: { leads: [{ full_name: 'Ada Lovelace', email: 'ada@acme.example', source_url: teamUrl }] } }], totalTokens: 1_000 },
+      {
+        toolCalls: [
+          { name: 'save_leads', arguments: { leads: [{ full_name: 'Ada Lovelace', email: 'ada@acme.example', source_url: teamUrl }] } },
+        ],
+        totalTokens: 1_000,
+      },
       // The first worker dies waiting for this answer; the second asks again and gets the next one.
       { toolCalls: [{ name: 'finish', arguments: { summary: 'never used' } }], delayMs: 10_000 },
       { toolCalls: [{ name: 'finish', arguments: { summary: 'Saved Ada.' } }], totalTokens: 1_000 },
@@ -47,7 +53,14 @@ describe('an agent worker that dies mid-run', () => {
     const second = await startWorkerProcess();
     try {
       const run = await waitForRun(server, apiKey, started.run_id, undefined, 30_000);
-      expect(run).toMatchObject({ status: 'completed', result_summary: 'Saved Ada.', leads_saved: 1, pages_fetched: 1, tokens_used: 3_000, credits_charged: 4 });
+      expect(run).toMatchObject({
+        status: 'completed',
+        result_summary: 'Saved Ada.',
+        leads_saved: 1,
+        pages_fetched: 1,
+        tokens_used: 3_000,
+        credits_charged: 4,
+      });
       expect((await getBalances(workspaceId)).agent).toBe(before - 4);
       expect(await leadsOfRun(server, apiKey, started.run_id)).toHaveLength(1);
       // The second worker went on from the same transcript: its request repeats the dead worker's last one.
@@ -67,13 +80,19 @@ describe('an agent worker that dies mid-run', () => {
       await waitForRun(server, apiKey, started.run_id, (run) => run.status === 'paused');
       const run = (await AgentRun.findById(started.run_id).lean())!;
       const teamUrl = `${site.origin}/team`;
-      const leads = [{ full_name: 'Ada Lovelace', email: 'ada@acme.example', source_url: teamUrl }, { full_name: 'Nameonly Person', title: 'CFO', source_url: teamUrl }];
+      const leads = [
+        { full_name: 'Ada Lovelace', email: 'ada@acme.example', source_url: teamUrl },
+        { full_name: 'Nameonly Person', title: 'CFO', source_url: teamUrl },
+      ];
       const budget = { pagesLeft: 10, leadsLeft: 10 };
       const once = await saveAgentLeads(run as never, leads, new Set([teamUrl]), budget);
       const again = await saveAgentLeads(run as never, leads, new Set([teamUrl]), budget);
       expect(once).toMatchObject({ created: 2, duplicates: 0 });
       expect(again).toMatchObject({ created: 0, duplicates: 2 });
-      expect((await leadsOfRun(server, apiKey, started.run_id)).map((l) => l.full_name).sort()).toEqual(['Ada Lovelace', 'Nameonly Person']);
+      expect((await leadsOfRun(server, apiKey, started.run_id)).map((l) => l.full_name).sort()).toEqual([
+        'Ada Lovelace',
+        'Nameonly Person',
+      ]);
     } finally {
       await worker.stop();
     }

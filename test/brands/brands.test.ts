@@ -44,13 +44,16 @@ describe('brands', () => {
     expect(await emails('?brand=all', boundKey)).toEqual(['bound@x.test', 'default@x.test']);
   });
 
-  it('refuses another workspace\'s brand with 404 naming the field', async () => {
+  it("refuses another workspace's brand with 404 naming the field", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const listed = await server.request('GET', `/api/leads?brand=${theirs.brandId}`, { key: mine.apiKey });
     expect(listed.status).toBe(404);
     expect(listed.body).toMatchObject({ code: 'not_found', field: 'brand' });
-    const imported = await server.request('POST', '/api/leads', { key: mine.apiKey, body: { brand_id: theirs.brandId, leads: [{ email: 'x@x.test' }] } });
+    const imported = await server.request('POST', '/api/leads', {
+      key: mine.apiKey,
+      body: { brand_id: theirs.brandId, leads: [{ email: 'x@x.test' }] },
+    });
     expect(imported.status).toBe(404);
     expect(imported.body).toMatchObject({ code: 'not_found', field: 'brand_id' });
   });

@@ -26,7 +26,18 @@ describe('admin CLI', () => {
 
     const key = await cli('keys', 'create', '--workspace', workspaceId, '--name', 'CRM sync', '--scopes', 'read,write');
     expect(key.json).toEqual({ id: expect.any(String), apiKey: expect.stringMatching(/^lok_/), scopes: ['read', 'write'], brandId: null });
-    const bound = await cli('keys', 'create', '--workspace', workspaceId, '--name', 'Brand key', '--scopes', 'read', '--brand', created.json.brandId);
+    const bound = await cli(
+      'keys',
+      'create',
+      '--workspace',
+      workspaceId,
+      '--name',
+      'Brand key',
+      '--scopes',
+      'read',
+      '--brand',
+      created.json.brandId,
+    );
     expect(bound.json).toMatchObject({ scopes: ['read'], brandId: created.json.brandId });
 
     const shown = await cli('workspace', 'show', '--id', workspaceId);
@@ -41,8 +52,28 @@ describe('admin CLI', () => {
       timezone: 'UTC',
     });
 
-    const updated = await cli('workspace', 'update', '--id', workspaceId, '--plan', 'pro', '--crawl-credits', '7', '--overage', 'on', '--timezone', 'America/New_York');
-    expect(updated.json).toMatchObject({ plan: 'pro', crawlCredits: 7, agentCredits: 500, overage: true, leadLimit: 100000, timezone: 'America/New_York' });
+    const updated = await cli(
+      'workspace',
+      'update',
+      '--id',
+      workspaceId,
+      '--plan',
+      'pro',
+      '--crawl-credits',
+      '7',
+      '--overage',
+      'on',
+      '--timezone',
+      'America/New_York',
+    );
+    expect(updated.json).toMatchObject({
+      plan: 'pro',
+      crawlCredits: 7,
+      agentCredits: 500,
+      overage: true,
+      leadLimit: 100000,
+      timezone: 'America/New_York',
+    });
 
     const revoked = await cli('keys', 'revoke', '--id', key.json.id);
     expect(revoked.json).toEqual({ id: key.json.id, status: 'revoked' });
@@ -62,7 +93,18 @@ describe('admin CLI', () => {
     const noWorkspace = await cli('keys', 'create', '--workspace', 'nope', '--name', 'n', '--scopes', 'read');
     expect(noWorkspace.code).toBe(1);
     expect(JSON.parse(noWorkspace.stderr)).toEqual({ error: 'Workspace not found' });
-    const foreignBrand = await cli('keys', 'create', '--workspace', created.json.workspaceId, '--name', 'n', '--scopes', 'read', '--brand', '3f1c2b7a-6f0e-4a51-9d2c-8b7e6a5d4c3b');
+    const foreignBrand = await cli(
+      'keys',
+      'create',
+      '--workspace',
+      created.json.workspaceId,
+      '--name',
+      'n',
+      '--scopes',
+      'read',
+      '--brand',
+      '3f1c2b7a-6f0e-4a51-9d2c-8b7e6a5d4c3b',
+    );
     expect(foreignBrand.code).toBe(1);
     expect(JSON.parse(foreignBrand.stderr)).toEqual({ error: 'brand: Brand not found' });
   }, 60_000);

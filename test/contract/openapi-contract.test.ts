@@ -14,7 +14,11 @@ beforeAll(async () => {
 const json = 'application/json; charset=utf-8';
 const operations = () =>
   Object.entries(document.paths).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation: operation as { responses: Record<string, unknown>; 'x-permission'?: string } })),
+    Object.entries(ops).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      operation: operation as { responses: Record<string, unknown>; 'x-permission'?: string },
+    })),
   );
 /** The path with each parameter filled: an id no workspace has, or a slug no endpoint has. */
 const concrete = (path: string) => path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'slug' ? 'no-such-endpoint' : randomUUID()));
@@ -26,21 +30,31 @@ describe('the OpenAPI contract check', () => {
     const capacity = (await server.request('GET', '/api/leads/capacity', { key: (await createTestWorkspace()).apiKey })).body;
     // The literal path wins over /api/leads/{id}.
     expect(contract.check('GET', '/api/leads/capacity', 200, capacity, json)).toBeNull();
-    expect(contract.check('GET', '/api/leads/capacity', 200, { ...capacity, used: 'many' }, json)).toContain('does not match paths["/api/leads/capacity"].get.responses["200"]: /used must be integer');
+    expect(contract.check('GET', '/api/leads/capacity', 200, { ...capacity, used: 'many' }, json)).toContain(
+      'does not match paths["/api/leads/capacity"].get.responses["200"]: /used must be integer',
+    );
     expect(contract.check('GET', '/api/leads?q=acme', 200, { leads: 'none' }, json)).toContain('paths["/api/leads"].get.responses["200"]');
-    expect(contract.check('GET', '/api/leads', 409, { error: 'x', code: 'conflict' }, json)).toContain('GET /api/leads → 409, which paths["/api/leads"].get does not document');
+    expect(contract.check('GET', '/api/leads', 409, { error: 'x', code: 'conflict' }, json)).toContain(
+      'GET /api/leads → 409, which paths["/api/leads"].get does not document',
+    );
     // An error body: one of the codes documented for that status, and no field the Error schema does not describe.
     const scraper = `/api/scrapers/${randomUUID()}`;
     expect(contract.check('GET', scraper, 404, { error: 'Scraper not found', code: 'not_found' }, json)).toBeNull();
-    expect(contract.check('GET', scraper, 404, { error: 'x', code: 'conflict' }, json)).toContain('/code must be equal to one of the allowed values');
-    expect(contract.check('GET', scraper, 404, { error: 'x', code: 'not_found', stack: 'at …' }, json)).toContain('must NOT have additional properties');
+    expect(contract.check('GET', scraper, 404, { error: 'x', code: 'conflict' }, json)).toContain(
+      '/code must be equal to one of the allowed values',
+    );
+    expect(contract.check('GET', scraper, 404, { error: 'x', code: 'not_found', stack: 'at …' }, json)).toContain(
+      'must NOT have additional properties',
+    );
     // Scraping routes answer scraping-style bodies.
     const run = `/api/scrape/runs/${randomUUID()}`;
     expect(contract.check('GET', run, 404, { error: 'x', code: 'not_found' }, json)).toContain("must have required property 'success'");
     expect(contract.check('GET', run, 404, { success: false, error: 'x', code: 'not_found', errorType: 'not_found' }, json)).toBeNull();
     expect(contract.check('GET', '/api/leads', 200, '<html>', 'text/html')).toContain('Content-Type text/html');
     // A method the path does not document: only a 405 with an Error body.
-    expect(contract.check('PUT', '/api/leads', 405, { error: 'PUT is not allowed on /api/leads', code: 'method_not_allowed' }, json)).toBeNull();
+    expect(
+      contract.check('PUT', '/api/leads', 405, { error: 'PUT is not allowed on /api/leads', code: 'method_not_allowed' }, json),
+    ).toBeNull();
     expect(contract.check('PUT', '/api/leads', 200, {}, json)).toContain('only 405');
     // Undocumented by design.
     for (const path of ['/graphql', '/trpc/leads.list', '/healthz', '/docs/swagger-ui.css', '/openapi.json', '/api/nothing-here']) {
@@ -53,7 +67,9 @@ describe('the OpenAPI contract check', () => {
     const tampered = structuredClone(document);
     delete (tampered.paths['/api/user']!.get!.responses as Record<string, unknown>)['401'];
     vi.spyOn(served, 'check').mockImplementationOnce((...args) => contractFor(JSON.stringify(tampered)).check(...args));
-    await expect(server.request('GET', '/api/user')).rejects.toThrow('OpenAPI contract: GET /api/user → 401, which paths["/api/user"].get does not document (it documents 200, 414, 429, 431, 500)');
+    await expect(server.request('GET', '/api/user')).rejects.toThrow(
+      'OpenAPI contract: GET /api/user → 401, which paths["/api/user"].get does not document (it documents 200, 414, 429, 431, 500)',
+    );
   });
 });
 
@@ -89,10 +105,19 @@ describe('every operation as documented', () => {
     for (const { method, path, operation } of operations()) {
       if (!documents(operation, 415)) continue;
       const url = concrete(path);
-      expect((await server.request(method, url, { key: apiKey, rawBody: 'a=1', headers: { 'content-type': 'text/plain' } })).status, `${method} ${path}`).toBe(415);
-      const malformed = await server.request(method, url, { key: apiKey, rawBody: '{"a":', headers: { 'content-type': 'application/json' } });
+      expect(
+        (await server.request(method, url, { key: apiKey, rawBody: 'a=1', headers: { 'content-type': 'text/plain' } })).status,
+        `${method} ${path}`,
+      ).toBe(415);
+      const malformed = await server.request(method, url, {
+        key: apiKey,
+        rawBody: '{"a":',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(malformed.body.code, `${method} ${path}`).toBe('invalid_json');
-      expect((await server.request(method, url, { key: apiKey, body: { padding: 'x'.repeat(5000) } })).status, `${method} ${path}`).toBe(413);
+      expect((await server.request(method, url, { key: apiKey, body: { padding: 'x'.repeat(5000) } })).status, `${method} ${path}`).toBe(
+        413,
+      );
       checked += 1;
     }
     expect(checked).toBeGreaterThanOrEqual(15);

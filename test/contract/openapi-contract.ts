@@ -53,7 +53,9 @@ function rewriteRefs(node: unknown): unknown {
   return Object.fromEntries(
     Object.entries(node).map(([key, value]) => [
       key,
-      key === '$ref' && typeof value === 'string' && value.startsWith(componentRef) ? `${componentsId}#/$defs/${value.slice(componentRef.length)}` : rewriteRefs(value),
+      key === '$ref' && typeof value === 'string' && value.startsWith(componentRef)
+        ? `${componentsId}#/$defs/${value.slice(componentRef.length)}`
+        : rewriteRefs(value),
     ]),
   );
 }
@@ -69,7 +71,7 @@ function templatesOf(document: OpenApiDocument): Template[] {
 }
 
 const excerpt = (body: unknown) => {
-  const text = typeof body === 'string' ? JSON.stringify(body) : JSON.stringify(body) ?? String(body);
+  const text = typeof body === 'string' ? JSON.stringify(body) : (JSON.stringify(body) ?? String(body));
   return text.length > 600 ? `${text.slice(0, 600)}…` : text;
 };
 
@@ -89,12 +91,15 @@ function createContract(document: OpenApiDocument): Contract {
   const mismatch = (validate: ValidateFunction) =>
     (validate.errors ?? [])
       .slice(0, 8)
-      .map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`)
+      .map(
+        (e) =>
+          `${e.instancePath || '(body)'} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+      )
       .join('; ');
 
   return {
     check(method, url, status, body, contentType) {
-      const pathname = (new URL(url, 'http://contract.test').pathname.replace(/\/+$/, '') || '/');
+      const pathname = new URL(url, 'http://contract.test').pathname.replace(/\/+$/, '') || '/';
       const lower = method.toLowerCase();
       const matching = templates.filter((t) => t.pattern.test(pathname));
       if (!matching.length) return null;
@@ -105,20 +110,29 @@ function createContract(document: OpenApiDocument): Contract {
       if (!template) {
         if (status !== 405 && status !== 414) return `${request} → ${status}: no documented method there, so only 405 (or 414) is due`;
         const validate = validatorFor('Error', { $ref: `${componentRef}Error` });
-        return validate(body) ? null : `${request} → ${status}: the body does not match components.schemas.Error: ${mismatch(validate)}; body: ${excerpt(body)}`;
+        return validate(body)
+          ? null
+          : `${request} → ${status}: the body does not match components.schemas.Error: ${mismatch(validate)}; body: ${excerpt(body)}`;
       }
       const where = `paths["${template.path}"].${lower}`;
       const responses = template.operations[lower]!.responses ?? {};
       const response = responses[String(status)];
-      if (!response) return `${request} → ${status}, which ${where} does not document (it documents ${Object.keys(responses).join(', ')}); body: ${excerpt(body)}`;
+      if (!response)
+        return `${request} → ${status}, which ${where} does not document (it documents ${Object.keys(responses).join(', ')}); body: ${excerpt(body)}`;
       const media = response.content?.['application/json'];
       // A download documented in its own media type (text/csv): its body is text, not held to a JSON schema.
       const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
       if (mediaType && mediaType !== 'application/json' && response.content?.[mediaType]) return null;
-      if (!media) return body === '' ? null : `${request} → ${status}: ${where}.responses["${status}"] documents no JSON body, but one came: ${excerpt(body)}`;
-      if (!/^application\/json\b/i.test(contentType)) return `${request} → ${status}: Content-Type ${contentType || '(none)'}, where ${where} documents application/json`;
+      if (!media)
+        return body === ''
+          ? null
+          : `${request} → ${status}: ${where}.responses["${status}"] documents no JSON body, but one came: ${excerpt(body)}`;
+      if (!/^application\/json\b/i.test(contentType))
+        return `${request} → ${status}: Content-Type ${contentType || '(none)'}, where ${where} documents application/json`;
       const validate = validatorFor(`${lower} ${template.path} ${status}`, media.schema ?? {});
-      return validate(body) ? null : `${request} → ${status}: the body does not match ${where}.responses["${status}"]: ${mismatch(validate)}; body: ${excerpt(body)}`;
+      return validate(body)
+        ? null
+        : `${request} → ${status}: the body does not match ${where}.responses["${status}"]: ${mismatch(validate)}; body: ${excerpt(body)}`;
     },
   };
 }

@@ -39,7 +39,13 @@ if (!program.getSourceFiles().some((file) => resolve(file.fileName) === typesFil
 }
 const diagnostics = ts.getPreEmitDiagnostics(program);
 if (diagnostics.length) {
-  console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
+  console.error(
+    ts.formatDiagnosticsWithColorAndContext(diagnostics, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => root,
+      getNewLine: () => '\n',
+    }),
+  );
   console.error(`typed client: ${diagnostics.length} type error(s) in the openapi-fetch script`);
   process.exit(1);
 }

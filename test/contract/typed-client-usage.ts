@@ -43,13 +43,21 @@ export async function useTypedClient({ baseUrl, apiKey, scraperId, startUrl, fet
   const listError: ErrorCode | undefined = listed.error?.code;
 
   // Start a scrape run: 202 { success, data: { runId, status, message }, metadata }, or 200 with options.wait.
-  const started = await api.POST('/api/scrape/{scraperId}', { params: { path: { scraperId } }, body: { url: startUrl, options: { max_pages: 1 } } });
+  const started = await api.POST('/api/scrape/{scraperId}', {
+    params: { path: { scraperId } },
+    body: { url: startUrl, options: { max_pages: 1 } },
+  });
   let runId: string | undefined;
   let startError: { code: ErrorCode; errorType?: string; needed?: number } | undefined;
   if (started.response.status === 202) runId = (started.data as Accepted).data.runId;
   else if (started.data && 'runId' in started.data.metadata) runId = started.data.metadata.runId;
   // Scraping-style errors carry errorType; the server's own 414 and 431 (before any route) do not.
-  else if (started.error) startError = { code: started.error.code, needed: started.error.needed, ...('errorType' in started.error && { errorType: started.error.errorType }) };
+  else if (started.error)
+    startError = {
+      code: started.error.code,
+      needed: started.error.needed,
+      ...('errorType' in started.error && { errorType: started.error.errorType }),
+    };
 
   // Read the run, then its data: the extracted JSON itself (unknown until the scraper's schema says more), or 202 { runId, status }.
   let status: RunStatus | undefined;
@@ -65,7 +73,10 @@ export async function useTypedClient({ baseUrl, apiKey, scraperId, startUrl, fet
 
   // A run no one has: a scraping-style 404.
   const missing = await api.GET('/api/scrape/runs/{runId}', { params: { path: { runId: '00000000-0000-4000-8000-000000000000' } } });
-  const missingError: { success: false; errorType: string; code: 'not_found' } | undefined = missing.error?.code === 'not_found' ? { success: missing.error.success, errorType: missing.error.errorType, code: missing.error.code } : undefined;
+  const missingError: { success: false; errorType: string; code: 'not_found' } | undefined =
+    missing.error?.code === 'not_found'
+      ? { success: missing.error.success, errorType: missing.error.errorType, code: missing.error.code }
+      : undefined;
 
   return { created, cap, emails, total, listError, runId, startError, status, extracted, pending, missingError };
 }

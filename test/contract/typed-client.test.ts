@@ -15,11 +15,23 @@ it('runs the openapi-fetch script against the server, each response held to the 
     const response = await fetch(request);
     const text = await response.clone().text();
     const type = response.headers.get('content-type') ?? '';
-    const violation = contract.check(request.method, request.url, response.status, type.includes('json') && text ? JSON.parse(text) : text, type);
+    const violation = contract.check(
+      request.method,
+      request.url,
+      response.status,
+      type.includes('json') && text ? JSON.parse(text) : text,
+      type,
+    );
     if (violation) throw new Error(`OpenAPI contract: ${violation}`);
     return response;
   };
-  const result = await useTypedClient({ baseUrl: server.baseUrl, apiKey, scraperId, startUrl: 'http://127.0.0.1:9/catalogue', fetch: checkedFetch });
+  const result = await useTypedClient({
+    baseUrl: server.baseUrl,
+    apiKey,
+    scraperId,
+    startUrl: 'http://127.0.0.1:9/catalogue',
+    fetch: checkedFetch,
+  });
   expect(result).toMatchObject({
     created: 1,
     emails: ['ada@acme.test'],

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
-import { closeUsage, debitCredits, getBalances, openUsage, setBalances, usageOf, UsageAccountClosedError } from '../../src/credits/credits.service.ts';
+import {
+  closeUsage,
+  debitCredits,
+  getBalances,
+  openUsage,
+  setBalances,
+  usageOf,
+  UsageAccountClosedError,
+} from '../../src/credits/credits.service.ts';
 import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
@@ -10,7 +18,7 @@ afterAll(() => disconnectDatabase());
 const newWorkspace = async () => (await createWorkspace({ name: 'Credits', plan: 'starter', email: 'c@example.test' })).workspaceId;
 
 describe('credits', () => {
-  it('starts a workspace with its plan\'s credits', async () => {
+  it("starts a workspace with its plan's credits", async () => {
     const workspaceId = await newWorkspace();
     expect(await getBalances(workspaceId)).toEqual({ crawl: 2000, agent: 500, validation: 2000, overage: false });
   });
@@ -68,13 +76,26 @@ describe('credits', () => {
     const account = 'validation-job:j1';
     await openUsage(workspaceId, account);
     // Items 0 to 4, of which 3 cost a credit each.
-    expect(await debitCredits(workspaceId, 'validation', 3, { account, sequence: 0, through: 4, items: 3 })).toEqual({ charged: 3, overage: 0, remaining: 7, repeated: false });
-    expect(await debitCredits(workspaceId, 'validation', 3, { account, sequence: 0, through: 4, items: 3 })).toMatchObject({ charged: 0, repeated: true });
+    expect(await debitCredits(workspaceId, 'validation', 3, { account, sequence: 0, through: 4, items: 3 })).toEqual({
+      charged: 3,
+      overage: 0,
+      remaining: 7,
+      repeated: false,
+    });
+    expect(await debitCredits(workspaceId, 'validation', 3, { account, sequence: 0, through: 4, items: 3 })).toMatchObject({
+      charged: 0,
+      repeated: true,
+    });
     expect(await debitCredits(workspaceId, 'validation', 1, { account, sequence: 3 })).toMatchObject({ repeated: true });
     expect(await usageOf(workspaceId, account)).toEqual({ items: 3, charged: 3, overage: 0, next: 5 });
     // More than the balance, overage off: nothing taken.
-    await expect(debitCredits(workspaceId, 'validation', 8, { account, sequence: 5, through: 12, items: 8 })).rejects.toMatchObject({ code: 'validation_credits_exhausted' });
-    expect(await debitCredits(workspaceId, 'validation', 2, { account, sequence: 5, through: 7, items: 2 })).toMatchObject({ charged: 2, remaining: 5 });
+    await expect(debitCredits(workspaceId, 'validation', 8, { account, sequence: 5, through: 12, items: 8 })).rejects.toMatchObject({
+      code: 'validation_credits_exhausted',
+    });
+    expect(await debitCredits(workspaceId, 'validation', 2, { account, sequence: 5, through: 7, items: 2 })).toMatchObject({
+      charged: 2,
+      remaining: 5,
+    });
     expect(await usageOf(workspaceId, account)).toEqual({ items: 5, charged: 5, overage: 0, next: 8 });
   });
 

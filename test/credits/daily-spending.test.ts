@@ -18,7 +18,9 @@ const newWorkspace = async (timezone: string) => {
 };
 
 const spentOn = async (workspaceId: string) =>
-  Object.fromEntries((await workspaceUsage(workspaceId)).days.filter((d) => d.crawl || d.agent || d.validation).map(({ date, ...spent }) => [date, spent]));
+  Object.fromEntries(
+    (await workspaceUsage(workspaceId)).days.filter((d) => d.crawl || d.agent || d.validation).map(({ date, ...spent }) => [date, spent]),
+  );
 
 describe('spending per day', () => {
   it('counts each debit once, on the workspace-local date, overage included', async () => {
@@ -49,13 +51,20 @@ describe('spending per day', () => {
 
   it('leaves days past the 30 out, and clears the old ones as later debits and reports pass', async () => {
     const workspaceId = await newWorkspace('UTC');
-    for (const [at, amount] of [['2026-01-01', 1], ['2026-01-20', 2], ['2026-02-15', 3]] as const) {
+    for (const [at, amount] of [
+      ['2026-01-01', 1],
+      ['2026-01-20', 2],
+      ['2026-02-15', 3],
+    ] as const) {
       clock.set(new Date(`${at}T12:00:00Z`));
       await debitCredits(workspaceId, 'crawl', amount);
     }
     // On 2026-02-15 the 30 days start on 2026-01-17. The 1st, 45 days back, is past what that day's debit clears; the report clears it.
     expect(Object.keys((await readBalance(workspaceId))!.spent!).sort()).toEqual(['2026-01-01', '2026-01-20', '2026-02-15']);
-    expect(await spentOn(workspaceId)).toEqual({ '2026-01-20': { crawl: 2, agent: 0, validation: 0 }, '2026-02-15': { crawl: 3, agent: 0, validation: 0 } });
+    expect(await spentOn(workspaceId)).toEqual({
+      '2026-01-20': { crawl: 2, agent: 0, validation: 0 },
+      '2026-02-15': { crawl: 3, agent: 0, validation: 0 },
+    });
     expect((await workspaceUsage(workspaceId)).credits.crawl.used30d).toBe(5);
     expect(Object.keys((await readBalance(workspaceId))!.spent!).sort()).toEqual(['2026-01-20', '2026-02-15']);
 

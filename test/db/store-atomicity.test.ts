@@ -19,11 +19,14 @@ describe('single-document atomicity on the embedded store, across clients', () =
   afterAll(() => Promise.all(clients.map((client) => client.close())));
 
   /** `count` calls spread over the clients, all started at once. */
-  const race = <T>(count: number, call: (db: Db, n: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, n) => call(dbs[n % dbs.length]!, n)));
+  const race = <T>(count: number, call: (db: Db, n: number) => Promise<T>) =>
+    Promise.all(Array.from({ length: count }, (_, n) => call(dbs[n % dbs.length]!, n)));
 
   it('lets exactly as many conditional decrements win as the balance covers (updateOne)', async () => {
     await dbs[0]!.collection('balances').insertOne({ _id: 'b1' as never, balance: 10 });
-    const results = await race(100, (db) => db.collection('balances').updateOne({ _id: 'b1' as never, balance: { $gte: 1 } }, { $inc: { balance: -1 } }));
+    const results = await race(100, (db) =>
+      db.collection('balances').updateOne({ _id: 'b1' as never, balance: { $gte: 1 } }, { $inc: { balance: -1 } }),
+    );
     expect(results.filter((r) => r.modifiedCount === 1)).toHaveLength(10);
     expect(await dbs[0]!.collection('balances').findOne({ _id: 'b1' as never })).toMatchObject({ balance: 0 });
   });
@@ -31,7 +34,9 @@ describe('single-document atomicity on the embedded store, across clients', () =
   it('lets exactly as many conditional decrements win as the balance covers (findOneAndUpdate)', async () => {
     await dbs[0]!.collection('balances').insertOne({ _id: 'b2' as never, balance: 10, owner: 'w' });
     const results = await race(100, (db) =>
-      db.collection('balances').findOneAndUpdate({ owner: 'w', balance: { $gte: 1 } }, { $inc: { balance: -1 } }, { returnDocument: 'after' }),
+      db
+        .collection('balances')
+        .findOneAndUpdate({ owner: 'w', balance: { $gte: 1 } }, { $inc: { balance: -1 } }, { returnDocument: 'after' }),
     );
     const balances = results.filter((r) => r !== null).map((r) => r!.balance as number);
     expect(balances.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -43,7 +48,9 @@ describe('single-document atomicity on the embedded store, across clients', () =
     await jobs.createIndex({ status: 1, at: 1 });
     await jobs.insertMany(Array.from({ length: 40 }, (_, n) => ({ _id: `j${n}` as never, status: 'queued', at: n })));
     const claims = await race(120, (db, n) =>
-      db.collection('jobs').findOneAndUpdate({ status: 'queued' }, { $set: { status: 'taken', by: n } }, { sort: { at: 1 }, returnDocument: 'after' }),
+      db
+        .collection('jobs')
+        .findOneAndUpdate({ status: 'queued' }, { $set: { status: 'taken', by: n } }, { sort: { at: 1 }, returnDocument: 'after' }),
     );
     const taken = claims.filter((claim) => claim !== null).map((claim) => claim!._id as unknown as string);
     expect(taken).toHaveLength(40);
@@ -71,7 +78,9 @@ describe('single-document atomicity on the embedded store, across clients', () =
     });
     expect(await docs.countDocuments({ _id: { $in: Array.from({ length: 50 }, (_, n) => `m${n}`) } as never })).toBe(0);
 
-    const upserts = await race(60, (db) => db.collection('mortal').updateOne({ _id: 'once' as never }, { $inc: { n: 1 } }, { upsert: true }));
+    const upserts = await race(60, (db) =>
+      db.collection('mortal').updateOne({ _id: 'once' as never }, { $inc: { n: 1 } }, { upsert: true }),
+    );
     expect(upserts.filter((r) => r.upsertedCount === 1)).toHaveLength(1);
     expect(await docs.findOne({ _id: 'once' as never })).toMatchObject({ n: 60 });
   });

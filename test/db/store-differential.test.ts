@@ -15,7 +15,35 @@ import { seededRandom, type Random } from '../support/seeded-random.ts';
  * counts, updates and deletes run against both builds, which must agree on every answer.
  */
 
-const strings = ['', 'a', 'A', 'abc', 'Abc', 'xabcx', 'ABC', '10', '9', '[x', 'é', 'E\u0301', '日本', '😀 emoji', '<&>"\\', 'line\nbreak', 'tab\tx', 'Kelvin \u212a', 'ſtraße', 'sales', 'SALES team', 'k', '650000000000000000000001', 'null', 'a.b', '%_', "it's"];
+const strings = [
+  '',
+  'a',
+  'A',
+  'abc',
+  'Abc',
+  'xabcx',
+  'ABC',
+  '10',
+  '9',
+  '[x',
+  'é',
+  'E\u0301',
+  '日本',
+  '😀 emoji',
+  '<&>"\\',
+  'line\nbreak',
+  'tab\tx',
+  'Kelvin \u212a',
+  'ſtraße',
+  'sales',
+  'SALES team',
+  'k',
+  '650000000000000000000001',
+  'null',
+  'a.b',
+  '%_',
+  "it's",
+];
 const numbers = [
   new Int32(0),
   new Int32(5),
@@ -33,10 +61,29 @@ const numbers = [
   new Double(9007199254740992),
   new Int32(2147483647),
 ];
-const dates = [new Date(-86_400_000 * 400), new Date(0), new Date('1990-05-01T12:00:00Z'), new Date('2000-12-31T23:59:59.999Z'), new Date('2001-09-09T01:46:40Z'), new Date('2024-01-01T00:00:00Z')];
+const dates = [
+  new Date(-86_400_000 * 400),
+  new Date(0),
+  new Date('1990-05-01T12:00:00Z'),
+  new Date('2000-12-31T23:59:59.999Z'),
+  new Date('2001-09-09T01:46:40Z'),
+  new Date('2024-01-01T00:00:00Z'),
+];
 const others = [true, false, null, new ObjectId('650000000000000000000001'), new ObjectId('650000000000000000000002')];
 const scalars = [...strings, ...numbers, ...dates, ...others];
-const oddValues = () => [[], [new Int32(1), 'a'], ['abc', 'x'], [null], [new Int32(5), new Double(9.5)], [dates[2]], { a: new Int32(1) }, { b: 'x' }, new BSONRegExp('ab', 'i'), new Binary(Buffer.from('hi')), new Timestamp({ t: 1, i: 1 })];
+const oddValues = () => [
+  [],
+  [new Int32(1), 'a'],
+  ['abc', 'x'],
+  [null],
+  [new Int32(5), new Double(9.5)],
+  [dates[2]],
+  { a: new Int32(1) },
+  { b: 'x' },
+  new BSONRegExp('ab', 'i'),
+  new Binary(Buffer.from('hi')),
+  new Timestamp({ t: 1, i: 1 }),
+];
 
 const pick = <T>(random: Random, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const chance = (random: Random, p: number) => random() < p;
@@ -45,7 +92,8 @@ const chance = (random: Random, p: number) => random() < p;
 type Shape = 'flat' | 'mixed';
 
 function corpus(random: Random, shape: Shape, size: number): Document[] {
-  const value = (indexed: boolean) => (shape === 'mixed' || !indexed) && chance(random, 0.2) ? pick(random, oddValues()) : pick(random, scalars);
+  const value = (indexed: boolean) =>
+    (shape === 'mixed' || !indexed) && chance(random, 0.2) ? pick(random, oddValues()) : pick(random, scalars);
   return Array.from({ length: size }, (_, n) => {
     const doc: Document = { _id: chance(random, 0.8) ? `d${n}` : new ObjectId(n.toString(16).padStart(24, '0')) };
     if (chance(random, 0.85)) doc.a = value(true);
@@ -64,8 +112,30 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
 
 function condition(random: Random): Document {
   const field = pick(random, queryFields);
-  const value = () => (field === '_id' ? pick(random, ['d1', 'd7', 'd42', new ObjectId('000000000000000000000003'), ...scalars]) : pick(random, scalars));
-  switch (pick(random, ['eq', 'eq', '$eq', '$ne', '$in', '$gt', '$gte', '$lt', '$lte', 'range', 'regex', 'regex', '$exists', '$nin', '$size', '$type', '$not', 'array'])) {
+  const value = () =>
+    field === '_id' ? pick(random, ['d1', 'd7', 'd42', new ObjectId('000000000000000000000003'), ...scalars]) : pick(random, scalars);
+  switch (
+    pick(random, [
+      'eq',
+      'eq',
+      '$eq',
+      '$ne',
+      '$in',
+      '$gt',
+      '$gte',
+      '$lt',
+      '$lte',
+      'range',
+      'regex',
+      'regex',
+      '$exists',
+      '$nin',
+      '$size',
+      '$type',
+      '$not',
+      'array',
+    ])
+  ) {
     case 'eq':
       return { [field]: value() };
     case '$in':
@@ -75,7 +145,9 @@ function condition(random: Random): Document {
     case 'regex': {
       const text = pick(random, strings).slice(0, 1 + Math.floor(random() * 3));
       const pattern = chance(random, 0.8) ? escapeRegex(text) : `^${escapeRegex(text)}`;
-      return chance(random, 0.5) ? { [field]: { $regex: pattern, $options: pick(random, ['', 'i', 'im']) } } : { [field]: new BSONRegExp(pattern, pick(random, ['', 'i'])) };
+      return chance(random, 0.5)
+        ? { [field]: { $regex: pattern, $options: pick(random, ['', 'i', 'im']) } }
+        : { [field]: new BSONRegExp(pattern, pick(random, ['', 'i'])) };
     }
     case '$exists':
       return { [field]: { $exists: chance(random, 0.5) } };
@@ -177,50 +249,61 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
   const seeds = process.env.STORE_DIFFERENTIAL_SEED ? [Number(process.env.STORE_DIFFERENTIAL_SEED)] : [1, 2];
 
   for (const shape of ['flat', 'mixed'] as const) {
-    it.each(seeds)(`agrees on finds and counts over a %s-seeded ${shape} corpus`, async (seed) => {
-      const random = seededRandom(seed * 31 + (shape === 'flat' ? 0 : 7));
-      const [patched, published] = await twin(`q_${shape}_${seed}`, corpus(random, shape, 300));
-      for (let n = 0; n < 200; n++) {
-        const query = filter(random);
-        const order = sort(random);
-        // MongoDB promises no order without a sort: a skip or a limit then picks any of the matches.
-        const skip = order && chance(random, 0.2) ? Math.floor(random() * 20) : 0;
-        const limit = order && chance(random, 0.5) ? 1 + Math.floor(random() * 30) : 0;
-        const described = `seed ${seed}, query ${n}: ${canonical({ query, order, skip, limit })}`;
-        expect(await find(patched, query, order, skip, limit), described).toEqual(await find(published, query, order, skip, limit));
-        const counted = (collection: Collection) => answer(() => collection.countDocuments(query, skip ? { skip, limit } : {}));
-        expect(await counted(patched), `count of ${described}`).toEqual(await counted(published));
-        const commandCount = (collection: Collection) => answer(async () => (await collection.db.command({ count: collection.collectionName, query })).n);
-        expect(await commandCount(patched), `count command of ${described}`).toEqual(await commandCount(published));
-      }
-    }, 180_000);
+    it.each(seeds)(
+      `agrees on finds and counts over a %s-seeded ${shape} corpus`,
+      async (seed) => {
+        const random = seededRandom(seed * 31 + (shape === 'flat' ? 0 : 7));
+        const [patched, published] = await twin(`q_${shape}_${seed}`, corpus(random, shape, 300));
+        for (let n = 0; n < 200; n++) {
+          const query = filter(random);
+          const order = sort(random);
+          // MongoDB promises no order without a sort: a skip or a limit then picks any of the matches.
+          const skip = order && chance(random, 0.2) ? Math.floor(random() * 20) : 0;
+          const limit = order && chance(random, 0.5) ? 1 + Math.floor(random() * 30) : 0;
+          const described = `seed ${seed}, query ${n}: ${canonical({ query, order, skip, limit })}`;
+          expect(await find(patched, query, order, skip, limit), described).toEqual(await find(published, query, order, skip, limit));
+          const counted = (collection: Collection) => answer(() => collection.countDocuments(query, skip ? { skip, limit } : {}));
+          expect(await counted(patched), `count of ${described}`).toEqual(await counted(published));
+          const commandCount = (collection: Collection) =>
+            answer(async () => (await collection.db.command({ count: collection.collectionName, query })).n);
+          expect(await commandCount(patched), `count command of ${described}`).toEqual(await commandCount(published));
+        }
+      },
+      180_000,
+    );
 
-    it.each(seeds)(`agrees on updates and deletes over a %s-seeded ${shape} corpus`, async (seed) => {
-      const random = seededRandom(seed * 131 + (shape === 'flat' ? 0 : 7));
-      const [patched, published] = await twin(`w_${shape}_${seed}`, corpus(random, shape, 200));
-      for (let n = 0; n < 80; n++) {
-        const query = filter(random);
-        const described = `seed ${seed}, write ${n}: ${canonical(query)}`;
-        const value = pick(random, scalars);
-        const write = (collection: Collection) =>
-          // Single-document writes name their document by a sort ending in _id: without one MongoDB may take any match.
-          answer(async () => {
-            switch (n % 5) {
-              case 0:
-                return (await collection.updateMany(query, { $inc: { hits: 1 } })).modifiedCount;
-              case 1:
-                return (await collection.updateMany(query, { $set: { b: value, touched: n } })).modifiedCount;
-              case 2:
-                return canonical(await collection.findOneAndUpdate(query, { $set: { touched: n } }, { sort: { s: 1, _id: 1 }, returnDocument: 'after' }));
-              case 3:
-                return canonical(await collection.findOneAndDelete(query, { sort: { d: -1, _id: 1 } }));
-              default:
-                return (await collection.deleteMany({ $and: [query, { c: { $type: 'string' } }] })).deletedCount;
-            }
-          });
-        expect(await write(patched), described).toEqual(await write(published));
-        expect(await wholeCollection(patched), described).toEqual(await wholeCollection(published));
-      }
-    }, 180_000);
+    it.each(seeds)(
+      `agrees on updates and deletes over a %s-seeded ${shape} corpus`,
+      async (seed) => {
+        const random = seededRandom(seed * 131 + (shape === 'flat' ? 0 : 7));
+        const [patched, published] = await twin(`w_${shape}_${seed}`, corpus(random, shape, 200));
+        for (let n = 0; n < 80; n++) {
+          const query = filter(random);
+          const described = `seed ${seed}, write ${n}: ${canonical(query)}`;
+          const value = pick(random, scalars);
+          const write = (collection: Collection) =>
+            // Single-document writes name their document by a sort ending in _id: without one MongoDB may take any match.
+            answer(async () => {
+              switch (n % 5) {
+                case 0:
+                  return (await collection.updateMany(query, { $inc: { hits: 1 } })).modifiedCount;
+                case 1:
+                  return (await collection.updateMany(query, { $set: { b: value, touched: n } })).modifiedCount;
+                case 2:
+                  return canonical(
+                    await collection.findOneAndUpdate(query, { $set: { touched: n } }, { sort: { s: 1, _id: 1 }, returnDocument: 'after' }),
+                  );
+                case 3:
+                  return canonical(await collection.findOneAndDelete(query, { sort: { d: -1, _id: 1 } }));
+                default:
+                  return (await collection.deleteMany({ $and: [query, { c: { $type: 'string' } }] })).deletedCount;
+              }
+            });
+          expect(await write(patched), described).toEqual(await write(published));
+          expect(await wholeCollection(patched), described).toEqual(await wholeCollection(published));
+        }
+      },
+      180_000,
+    );
   }
 });

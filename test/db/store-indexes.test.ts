@@ -53,7 +53,9 @@ describe('indexed queries on the embedded store', () => {
     const leads = db.collection('leads');
     expect(await leads.countDocuments({ score: { $gte: 40, $lt: 45 } })).toBe(30);
     expect(await leads.countDocuments({ workspaceId: 'ws-1', archivedAt: null })).toBe(160);
-    expect((await leads.find({ workspaceId: { $in: ['ws-1', 'ws-2'] } }).toArray()).every((lead) => lead.workspaceId !== 'ws-0')).toBe(true);
+    expect((await leads.find({ workspaceId: { $in: ['ws-1', 'ws-2'] } }).toArray()).every((lead) => lead.workspaceId !== 'ws-0')).toBe(
+      true,
+    );
   });
 
   it('orders by the index and stops at the limit, newest first', async () => {
@@ -77,7 +79,11 @@ describe('indexed queries on the embedded store', () => {
   it('still sorts right once a field holds an array, by leaving that sort to FerretDB', async () => {
     const odd = db.collection('odd_scores');
     await odd.createIndex({ score: 1 });
-    await odd.insertMany([{ _id: 'a' as never, score: 5 }, { _id: 'b' as never, score: [9, 1] }, { _id: 'c' as never, score: 3 }]);
+    await odd.insertMany([
+      { _id: 'a' as never, score: 5 },
+      { _id: 'b' as never, score: [9, 1] },
+      { _id: 'c' as never, score: 3 },
+    ]);
     expect((await db.command({ explain: { find: 'odd_scores', sort: { score: 1 } } })).sortPushdown).toBe(false);
     // An array sorts by its smallest element ascending.
     expect((await odd.find({}, { sort: { score: 1 } }).toArray()).map((doc) => doc._id)).toEqual(['b', 'c', 'a']);

@@ -40,10 +40,11 @@ async function setup(overrides: Record<string, unknown> = {}) {
   return { workspace, scraperId, endpoint: res.body.endpoint, invokeKey: await workspace.keyWith('endpoints:invoke') };
 }
 
-const invoke = (key: string, path: string, init: { method?: string; body?: unknown } = {}) => server.request(init.method ?? 'GET', path, { key, body: init.body });
+const invoke = (key: string, path: string, init: { method?: string; body?: unknown } = {}) =>
+  server.request(init.method ?? 'GET', path, { key, body: init.body });
 
 describe('published endpoints: management', () => {
-  it('creates an endpoint with the spec\'s fields and the scraper\'s output schema', async () => {
+  it("creates an endpoint with the spec's fields and the scraper's output schema", async () => {
     const { endpoint, scraperId } = await setup();
     expect(endpoint).toEqual({
       id: expect.any(String),
@@ -78,11 +79,20 @@ describe('published endpoints: management', () => {
     });
     expect(taken.status).toBe(409);
     expect(taken.body.field).toBe('slug');
-    const renameClash = await server.request('PATCH', `/api/endpoints/${second.body.endpoint.id}`, { key: workspace.apiKey, body: { slug: 'shop-search' } });
+    const renameClash = await server.request('PATCH', `/api/endpoints/${second.body.endpoint.id}`, {
+      key: workspace.apiKey,
+      body: { slug: 'shop-search' },
+    });
     expect(renameClash.status).toBe(409);
-    const updated = await server.request('PATCH', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey, body: { mode: 'async', cache_ttl_seconds: 60 } });
+    const updated = await server.request('PATCH', `/api/endpoints/${endpoint.id}`, {
+      key: workspace.apiKey,
+      body: { mode: 'async', cache_ttl_seconds: 60 },
+    });
     expect(updated.body.endpoint).toMatchObject({ mode: 'async', cache_ttl_seconds: 60, slug: 'shop-search' });
-    expect((await server.request('DELETE', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).body).toEqual({ ok: true, id: endpoint.id });
+    expect((await server.request('DELETE', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).body).toEqual({
+      ok: true,
+      id: endpoint.id,
+    });
     expect((await server.request('GET', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).status).toBe(404);
   });
 
@@ -101,14 +111,19 @@ describe('published endpoints: management', () => {
   it('keeps a scraper while endpoints use it (409), then deletes it with its runs and results', async () => {
     const { workspace, scraperId, endpoint, invokeKey } = await setup();
     expect((await invoke(invokeKey, '/v1/e/shop-search?page=1')).status).toBe(200);
-    const started = await server.request('POST', `/api/scrape/${scraperId}`, { key: workspace.apiKey, body: { url: `${site.origin}/catalogue?page=2` } });
+    const started = await server.request('POST', `/api/scrape/${scraperId}`, {
+      key: workspace.apiKey,
+      body: { url: `${site.origin}/catalogue?page=2` },
+    });
     const runId = started.body.data.runId;
     expect((await waitForRun(server, workspace.apiKey, runId)).status).toBe('completed');
 
     const refused = await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: workspace.apiKey });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'conflict', endpoints: ['shop-search'] });
-    expect((await server.request('GET', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).body.endpoint.output_schema).toMatchObject({ required: ['items'] });
+    expect(
+      (await server.request('GET', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey })).body.endpoint.output_schema,
+    ).toMatchObject({ required: ['items'] });
 
     await server.request('DELETE', `/api/endpoints/${endpoint.id}`, { key: workspace.apiKey });
     const deleted = await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: workspace.apiKey });
@@ -131,7 +146,14 @@ describe('published endpoints: management', () => {
     const scraperId = await createScraper(server, workspace.apiKey);
     const res = await server.request('POST', '/api/endpoints', {
       key: workspace.apiKey,
-      body: { slug: 'ok-slug', name: 'X', scraper_id: scraperId, url_template: `${site.origin}/catalogue?page={page}`, param_schema: paramSchema, ...overrides },
+      body: {
+        slug: 'ok-slug',
+        name: 'X',
+        scraper_id: scraperId,
+        url_template: `${site.origin}/catalogue?page={page}`,
+        param_schema: paramSchema,
+        ...overrides,
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe(field);
@@ -190,7 +212,7 @@ describe('published endpoints: invoke', () => {
     expect(expired.headers.get('x-cache'), JSON.stringify(expired.body)).toBe('MISS');
   });
 
-  it('caches an async call\'s result when its run completes, without anyone polling it', async () => {
+  it("caches an async call's result when its run completes, without anyone polling it", async () => {
     const asyncEndpoint = await setup({ slug: 'unpolled', mode: 'async' });
     const accepted = await invoke(asyncEndpoint.invokeKey, '/v1/e/unpolled?page=2');
     expect(accepted.status).toBe(202);
@@ -214,14 +236,21 @@ describe('published endpoints: invoke', () => {
     const result = await pollResult(asyncEndpoint.invokeKey, 'later', accepted.body.runId);
     expect(result.items).toHaveLength(3);
 
-    const slow = await setup({ slug: 'slow', url_template: `${site.origin}/slow?ms={ms}`, param_schema: { type: 'object', properties: { ms: { type: 'integer' } } } });
-    await server.request('PATCH', `/api/scrapers/${slow.scraperId}`, { key: slow.workspace.apiKey, body: { extract: { fields: { heading: { selector: 'h1' } } } } });
+    const slow = await setup({
+      slug: 'slow',
+      url_template: `${site.origin}/slow?ms={ms}`,
+      param_schema: { type: 'object', properties: { ms: { type: 'integer' } } },
+    });
+    await server.request('PATCH', `/api/scrapers/${slow.scraperId}`, {
+      key: slow.workspace.apiKey,
+      body: { extract: { fields: { heading: { selector: 'h1' } } } },
+    });
     const overBudget = await invoke(slow.invokeKey, '/v1/e/slow?ms=2500');
     expect(overBudget.status).toBe(202);
     expect(await pollResult(slow.invokeKey, 'slow', overBudget.body.runId)).toEqual({ heading: 'Slow page' });
   });
 
-  it('takes POST endpoints\' parameters from the JSON body and refuses the other method', async () => {
+  it("takes POST endpoints' parameters from the JSON body and refuses the other method", async () => {
     const post = await setup({ slug: 'by-post', method: 'POST' });
     const res = await invoke(post.invokeKey, '/v1/e/by-post', { method: 'POST', body: { page: 1, q: 'x' } });
     expect(res.status).toBe(200);
@@ -255,7 +284,7 @@ async function pollResult(key: string, slug: string, runId: string) {
 }
 
 describe('published endpoints in the OpenAPI document', () => {
-  it('types each of the workspace\'s endpoints at its own path when asked with a key', async () => {
+  it("types each of the workspace's endpoints at its own path when asked with a key", async () => {
     const { workspace } = await setup({ slug: 'typed-search', description: 'Search the shop' });
     const shared = (await server.request('GET', '/openapi.json')).body;
     expect(shared.paths['/v1/e/typed-search']).toBeUndefined();

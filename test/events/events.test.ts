@@ -52,7 +52,13 @@ describe('domain events', () => {
     const again = await emitEvent('ws-1', 'scrape.run.completed', ended, ended.runId);
     expect(again).toBe(first);
     expect(await collection('events').countDocuments({ _id: first as never })).toBe(1);
-    expect(await getEvent(first)).toEqual({ id: first, workspaceId: 'ws-1', type: 'scrape.run.completed', data: ended, createdAt: expect.any(Date) });
+    expect(await getEvent(first)).toEqual({
+      id: first,
+      workspaceId: 'ws-1',
+      type: 'scrape.run.completed',
+      data: ended,
+      createdAt: expect.any(Date),
+    });
     expect((await collection('events').findOne({ _id: first as never }))!.dueAt).toBeInstanceOf(Date);
 
     const failed = await emitEvent('ws-1', 'scrape.run.failed', { ...ended, error: 'no page', errorCode: 'fetch_failed' }, ended.runId);
@@ -62,7 +68,9 @@ describe('domain events', () => {
   it('hands every stored event to the subscribers of its type once, and takes it out of the outbox', async () => {
     const subscriber = recorder();
     const dispatcher = startEventDispatcher({ concurrency: 3, subscribers: [subscriber], turnMs: 5_000 });
-    const ids = await Promise.all(Array.from({ length: 25 }, (_, n) => emitEvent('ws-2', 'scrape.run.completed', { ...ended, pages: n }, `run-${n}`)));
+    const ids = await Promise.all(
+      Array.from({ length: 25 }, (_, n) => emitEvent('ws-2', 'scrape.run.completed', { ...ended, pages: n }, `run-${n}`)),
+    );
     await until(async () => (await outboxCount()) === 0);
     await dispatcher.stop(1_000);
     // The first test's events too: stored before any dispatcher ran, handed on by this one.
@@ -86,7 +94,9 @@ describe('domain events', () => {
 
   it('drains the outbox from one dispatcher at a time when several workers run', async () => {
     const subscriber = recorder();
-    const ids = await Promise.all(Array.from({ length: 40 }, (_, n) => emitEvent('ws-4', 'scrape.run.completed', { ...ended, pages: n }, `shared-${n}`)));
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => emitEvent('ws-4', 'scrape.run.completed', { ...ended, pages: n }, `shared-${n}`)),
+    );
     const dispatchers = [1, 2, 3].map(() => startEventDispatcher({ concurrency: 4, subscribers: [subscriber], turnMs: 5_000 }));
     await until(async () => (await outboxCount()) === 0);
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop(1_000)));
@@ -97,7 +107,7 @@ describe('domain events', () => {
     expect([...webhookEventTypes].sort()).toEqual([...eventTypes].sort());
   });
 
-  it('refuses data that breaks its type\'s contract, storing nothing', async () => {
+  it("refuses data that breaks its type's contract, storing nothing", async () => {
     const before = await collection('events').countDocuments();
     await expect(emitEvent('ws-1', 'scrape.run.completed', { ...ended, pages: 'three' } as never, 'another-run')).rejects.toThrow(/pages/);
     expect(await collection('events').countDocuments()).toBe(before);

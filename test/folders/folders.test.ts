@@ -15,7 +15,13 @@ describe('folders of scrapers', () => {
   it('creates, lists with scraper counts, renames and deletes a folder, whose scrapers stay filed nowhere', async () => {
     const { apiKey } = await createTestWorkspace();
     const leads = await createFolder(apiKey, ' Lead sources ');
-    expect(leads).toEqual({ id: expect.any(String), name: 'Lead sources', scraper_count: 0, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(leads).toEqual({
+      id: expect.any(String),
+      name: 'Lead sources',
+      scraper_count: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const prices = await createFolder(apiKey, 'Prices');
 
     const filed = await server.request('POST', '/api/scrapers', { key: apiKey, body: { ...catalogueScraper, folder_id: leads.id } });
@@ -49,7 +55,9 @@ describe('folders of scrapers', () => {
     const kept = await server.request('GET', `/api/scrapers/${filed.body.scraper.id}`, { key: apiKey });
     expect(kept.status).toBe(200);
     expect(kept.body.scraper.folder_id).toBeNull();
-    expect((await server.request('GET', '/api/folders', { key: apiKey })).body.folders.map((f: { name: string }) => f.name)).toEqual(['Price watch']);
+    expect((await server.request('GET', '/api/folders', { key: apiKey })).body.folders.map((f: { name: string }) => f.name)).toEqual([
+      'Price watch',
+    ]);
 
     // Unfiled by hand.
     const unfiled = await server.request('PATCH', `/api/scrapers/${second}`, { key: apiKey, body: { folder_id: null } });
@@ -85,7 +93,7 @@ describe('folders of scrapers', () => {
     expect((await server.request('GET', '/api/folders', { key: readOnly })).body).toEqual({ folders: [] });
   });
 
-  it('treats another workspace\'s folder as none: 404 to rename, delete, file a scraper in or narrow by', async () => {
+  it("treats another workspace's folder as none: 404 to rename, delete, file a scraper in or narrow by", async () => {
     const owner = await createTestWorkspace();
     const folder = await createFolder(owner.apiKey, 'Private');
     const { apiKey } = await createTestWorkspace();
@@ -104,12 +112,17 @@ describe('folders of scrapers', () => {
     expect((await server.request('GET', `/api/scrapers?folder_id=${randomUUID()}`, { key: apiKey })).status).toBe(404);
 
     // The owner's folder is untouched.
-    expect((await server.request('GET', '/api/folders', { key: owner.apiKey })).body.folders).toMatchObject([{ id: folder.id, name: 'Private' }]);
+    expect((await server.request('GET', '/api/folders', { key: owner.apiKey })).body.folders).toMatchObject([
+      { id: folder.id, name: 'Private' },
+    ]);
   });
 
   it('is the same procedures on GraphQL and tRPC', async () => {
     const { apiKey } = await createTestWorkspace();
-    const graphql = await server.request('POST', '/graphql', { key: apiKey, body: { query: 'mutation { foldersCreate(name: "Via GraphQL") { folder { id name scraper_count } } }' } });
+    const graphql = await server.request('POST', '/graphql', {
+      key: apiKey,
+      body: { query: 'mutation { foldersCreate(name: "Via GraphQL") { folder { id name scraper_count } } }' },
+    });
     expect(graphql.body.data.foldersCreate.folder).toMatchObject({ name: 'Via GraphQL', scraper_count: 0 });
     const trpc = await server.request('GET', '/trpc/folders.list', { key: apiKey });
     expect(trpc.body.result.data.folders.map((f: { name: string }) => f.name)).toEqual(['Via GraphQL']);

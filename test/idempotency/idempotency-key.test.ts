@@ -7,7 +7,8 @@ import { createScraper, scrapeEnv, waitForRun } from '../support/scraping.ts';
 
 /** Idempotency-Key on POSTs, through REST, tRPC and GraphQL. */
 const server = useApiServer(scrapeEnv, { worker: true });
-const count = (collection: string, filter: Record<string, unknown>) => mongoose.connection.db!.collection(collection).countDocuments(filter);
+const count = (collection: string, filter: Record<string, unknown>) =>
+  mongoose.connection.db!.collection(collection).countDocuments(filter);
 const post = (key: string, path: string, body: unknown, idempotencyKey?: string) =>
   server.request('POST', path, { key, body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
 
@@ -79,14 +80,24 @@ describe('Idempotency-Key', () => {
   it('works the same on tRPC and GraphQL mutations', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', 'idempotency-key': 'rpc-1' };
-    const trpc = () => fetch(`${server.baseUrl}/trpc/skills.create`, { method: 'POST', headers, body: JSON.stringify({ title: 'RPC', emoji: '🛰️', system_prompt: 'x' }) });
+    const trpc = () =>
+      fetch(`${server.baseUrl}/trpc/skills.create`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ title: 'RPC', emoji: '🛰️', system_prompt: 'x' }),
+      });
     const [one, two] = [await trpc(), await trpc()];
     expect(one.status).toBe(200);
     expect(two.headers.get('idempotent-replayed')).toBe('true');
     expect((await two.json()).result.data.skill.id).toBe((await one.json()).result.data.skill.id);
 
     const mutation = { query: 'mutation { skillsCreate(title: "GQL", emoji: "🧬", system_prompt: "x") { skill { id } } }' };
-    const graphql = () => fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { ...headers, 'idempotency-key': 'gql-1' }, body: JSON.stringify(mutation) });
+    const graphql = () =>
+      fetch(`${server.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { ...headers, 'idempotency-key': 'gql-1' },
+        body: JSON.stringify(mutation),
+      });
     const [first, second] = [await graphql(), await graphql()];
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     const ids = [(await first.json()).data.skillsCreate.skill.id, (await second.json()).data.skillsCreate.skill.id];

@@ -15,7 +15,9 @@ describe('compileJsonSchema', () => {
   });
 
   it('keeps working past its cache size, compiling evicted schemas again', () => {
-    const validators = Array.from({ length: 600 }, (_, n) => compileJsonSchema({ type: 'object', properties: { [`f${n}`]: { type: 'string' } } }, 'output_schema'));
+    const validators = Array.from({ length: 600 }, (_, n) =>
+      compileJsonSchema({ type: 'object', properties: { [`f${n}`]: { type: 'string' } } }, 'output_schema'),
+    );
     expect(validators[0]!({ f0: 'x' })).toBe(true);
     expect(validators[0]!({ f0: 1 })).toBe(false);
     const recompiled = compileJsonSchema({ type: 'object', properties: { f0: { type: 'string' } } }, 'output_schema');
@@ -30,6 +32,8 @@ describe('compileJsonSchema', () => {
   });
 
   it('answers 400 naming the field for a schema that does not compile', () => {
-    expect(() => compileJsonSchema({ type: 'no-such-type' }, 'output_schema')).toThrow(expect.objectContaining({ code: 'validation_failed', extra: { field: 'output_schema' } }));
+    expect(() => compileJsonSchema({ type: 'no-such-type' }, 'output_schema')).toThrow(
+      expect.objectContaining({ code: 'validation_failed', extra: { field: 'output_schema' } }),
+    );
   });
 });

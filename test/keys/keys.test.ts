@@ -17,7 +17,9 @@ const createKey = (key: string, body: Record<string, unknown>) => server.request
 async function surfaces(key: string) {
   const rest = (await server.request('GET', '/api/leads/capacity', { key })).status;
   const graphql = (await server.request('POST', '/graphql', { key, body: { query: '{ leadsCapacity { used } }' } })).body;
-  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${server.baseUrl}/trpc`, headers: { authorization: `Bearer ${key}` } })] });
+  const client = createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: `${server.baseUrl}/trpc`, headers: { authorization: `Bearer ${key}` } })],
+  });
   const trpc = await client.leads.capacity.query().then(
     () => 200,
     (error: { data?: { httpStatus?: number } }) => error.data?.httpStatus,
@@ -81,7 +83,7 @@ describe('API keys over HTTP', () => {
     expect((await server.request('GET', '/api/usage', { key: apiKey })).body.keys).toEqual({ active: 1, limit: 5 });
   });
 
-  it('holds the plan\'s limit of active keys: 403 key_limit with used and limit, room again after a revocation', async () => {
+  it("holds the plan's limit of active keys: 403 key_limit with used and limit, room again after a revocation", async () => {
     const { apiKey } = await createTestWorkspace('free');
     const made = [];
     for (let i = 0; i < 4; i++) made.push((await createKey(apiKey, { name: `k${i}`, scopes: ['read'] })).body.key.id);
@@ -95,7 +97,7 @@ describe('API keys over HTTP', () => {
     expect((await createKey(apiKey, { name: 'replacement', scopes: ['read'] })).status).toBe(201);
   });
 
-  it('answers 400 naming the field for unknown or no scopes and a past expires_at, 404 for another workspace\'s brand or key', async () => {
+  it("answers 400 naming the field for unknown or no scopes and a past expires_at, 404 for another workspace's brand or key", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const unknown = await createKey(mine.apiKey, { name: 'x', scopes: ['read', 'admin'] });
@@ -108,7 +110,11 @@ describe('API keys over HTTP', () => {
     expect(past.status).toBe(400);
     expect(past.body).toMatchObject({ code: 'validation_failed', field: 'expires_at' });
     // A replay would need the secret kept: the header is refused rather than the secret stored.
-    const idempotent = await server.request('POST', '/api/keys', { key: mine.apiKey, body: { name: 'x', scopes: ['read'] }, headers: { 'idempotency-key': 'k1' } });
+    const idempotent = await server.request('POST', '/api/keys', {
+      key: mine.apiKey,
+      body: { name: 'x', scopes: ['read'] },
+      headers: { 'idempotency-key': 'k1' },
+    });
     expect(idempotent.status).toBe(400);
     expect(idempotent.body.field).toBe('Idempotency-Key');
     const brand = await createKey(mine.apiKey, { name: 'x', scopes: ['read'], brand_id: theirs.brandId });

@@ -23,7 +23,11 @@ describe('PATCH /api/leads (bulk)', () => {
 
   it('counts only leads whose status actually changed', async () => {
     const { apiKey } = await createTestWorkspace();
-    const leads = await importLeads(server, apiKey, [{ email: 'a@x.test' }, { email: 'b@x.test', status: 'contacted' }, { email: 'c@x.test' }]);
+    const leads = await importLeads(server, apiKey, [
+      { email: 'a@x.test' },
+      { email: 'b@x.test', status: 'contacted' },
+      { email: 'c@x.test' },
+    ]);
     const ids = leads.map((l) => l.id);
     const res = await server.request('PATCH', '/api/leads', { key: apiKey, body: { ids, status: 'contacted' } });
     expect(res.body).toEqual({ ok: true, updated: 2 });
@@ -64,7 +68,7 @@ describe('PATCH /api/leads (bulk)', () => {
     expect((await server.request('GET', '/api/leads/capacity', { key: apiKey })).body.used).toBe(0);
   });
 
-  it('counts only the workspace\'s own leads', async () => {
+  it("counts only the workspace's own leads", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const [their] = await importLeads(server, theirs.apiKey, [{ email: 't@x.test' }]);
@@ -102,7 +106,7 @@ describe('DELETE /api/leads', () => {
     expect((await server.request('POST', '/api/leads', { key: apiKey, body: { leads: [{ email: 'a@x.test' }] } })).body.created).toBe(1);
   });
 
-  it('does not delete another workspace\'s leads', async () => {
+  it("does not delete another workspace's leads", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const [their] = await importLeads(server, theirs.apiKey, [{ email: 't@x.test' }]);
@@ -113,7 +117,10 @@ describe('DELETE /api/leads', () => {
 
   it('answers 400 for more than 500 ids or a missing body', async () => {
     const { apiKey } = await createTestWorkspace();
-    const many = await server.request('DELETE', '/api/leads', { key: apiKey, body: { ids: Array.from({ length: 501 }, () => randomUUID()) } });
+    const many = await server.request('DELETE', '/api/leads', {
+      key: apiKey,
+      body: { ids: Array.from({ length: 501 }, () => randomUUID()) },
+    });
     expect(many.status).toBe(400);
     expect(many.body.field).toBe('ids');
     const none = await server.request('DELETE', '/api/leads', { key: apiKey });

@@ -72,14 +72,14 @@ const refused: Array<[string, string]> = [
 ];
 
 describe('custom column types on PATCH /api/leads/{id}', () => {
-  it.each(accepted)('stores a %s column\'s %j as %j', async (type, sent, stored) => {
+  it.each(accepted)("stores a %s column's %j as %j", async (type, sent, stored) => {
     const { patch } = await typedWorkspace();
     const res = await patch(`${type}_col`, sent);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.lead.custom).toEqual({ [`${type}_col`]: stored });
   });
 
-  it.each(refused)('refuses a %s column\'s %j with 400 naming value, storing nothing', async (type, sent) => {
+  it.each(refused)("refuses a %s column's %j with 400 naming value, storing nothing", async (type, sent) => {
     const { patch, key, lead } = await typedWorkspace();
     const res = await patch(`${type}_col`, sent);
     expect(res.status).toBe(400);
@@ -95,7 +95,10 @@ describe('custom column types on PATCH /api/leads/{id}', () => {
 
   it('refuses the whole request: a bad value stores neither the status nor the archive flag', async () => {
     const { key, lead } = await typedWorkspace();
-    const res = await server.request('PATCH', `/api/leads/${lead.id}`, { key, body: { field: 'number_col', value: 'abc', status: 'qualified', archived: true } });
+    const res = await server.request('PATCH', `/api/leads/${lead.id}`, {
+      key,
+      body: { field: 'number_col', value: 'abc', status: 'qualified', archived: true },
+    });
     expect(res.status).toBe(400);
     const stored = await server.request('GET', `/api/leads/${lead.id}`, { key });
     expect(stored.body.lead).toMatchObject({ status: 'new', archived_at: null, custom: {} });
@@ -126,14 +129,14 @@ describe('custom column types on PATCH /api/leads/{id}', () => {
 });
 
 describe('custom column types on POST /api/leads', () => {
-  it.each(accepted)('stores a %s column\'s %j as %j', async (type, sent, stored) => {
+  it.each(accepted)("stores a %s column's %j as %j", async (type, sent, stored) => {
     const { importOne } = await typedWorkspace();
     const res = await importOne({ [`${type}_col`]: sent, free: 'x' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.leads[0].custom).toEqual({ [`${type}_col`]: stored, free: 'x' });
   });
 
-  it.each(refused)('refuses a %s column\'s %j with 400 naming leads.0.custom.<key>', async (type, sent) => {
+  it.each(refused)("refuses a %s column's %j with 400 naming leads.0.custom.<key>", async (type, sent) => {
     const { importOne } = await typedWorkspace();
     const res = await importOne({ [`${type}_col`]: sent });
     const field = `leads.0.custom.${type}_col`;

@@ -7,22 +7,52 @@ import { importLeads, storeFillerLeads } from '../support/leads.ts';
 
 const server = useApiServer();
 
-const exportCsv = (query: string, key?: string) => fetch(`${server.baseUrl}/api/leads/export${query}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+const exportCsv = (query: string, key?: string) =>
+  fetch(`${server.baseUrl}/api/leads/export${query}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
 const rowsOf = async (query: string, key: string) => {
   const res = await exportCsv(query, key);
   expect(res.status).toBe(200);
   return parseCsv(await res.text());
 };
 
-const coreHeader = ['id', 'company', 'full_name', 'title', 'email', 'phone', 'domain', 'linkedin_url', 'location', 'source_url', 'score', 'status', 'email_status', 'created_at'];
+const coreHeader = [
+  'id',
+  'company',
+  'full_name',
+  'title',
+  'email',
+  'phone',
+  'domain',
+  'linkedin_url',
+  'location',
+  'source_url',
+  'score',
+  'status',
+  'email_status',
+  'created_at',
+];
 
 describe('GET /api/leads/export', () => {
   it('answers every lead as a CSV attachment: core fields, then custom columns, formulas neutralised', async () => {
     const { apiKey } = await createTestWorkspace();
     await server.request('POST', '/api/leads/fields', { key: apiKey, body: { label: 'Revenue', type: 'number' } });
     const [ada, formula] = await importLeads(server, apiKey, [
-      { company: 'Acme, Inc.', full_name: 'Ada "The Countess" Byron', email: 'ada@acme.test', domain: 'acme.test', score: 90, status: 'qualified', custom: { revenue: '-3', notes: 'line one\nline two' } },
-      { company: '=HYPERLINK("http://evil.test","click")', full_name: '+1 caller', title: '@admin', location: '-Berlin', email: 'x@evil.test' },
+      {
+        company: 'Acme, Inc.',
+        full_name: 'Ada "The Countess" Byron',
+        email: 'ada@acme.test',
+        domain: 'acme.test',
+        score: 90,
+        status: 'qualified',
+        custom: { revenue: '-3', notes: 'line one\nline two' },
+      },
+      {
+        company: '=HYPERLINK("http://evil.test","click")',
+        full_name: '+1 caller',
+        title: '@admin',
+        location: '-Berlin',
+        email: 'x@evil.test',
+      },
     ]);
 
     const res = await exportCsv('', apiKey);
@@ -34,13 +64,30 @@ describe('GET /api/leads/export', () => {
     expect(header).toEqual([...coreHeader, 'revenue', 'notes']);
     // Newest first, as the list.
     expect(rows.map((row) => row[0])).toEqual([formula!.id, ada!.id]);
-    expect(rows[1]).toEqual([ada!.id, 'Acme, Inc.', 'Ada "The Countess" Byron', '', 'ada@acme.test', '', 'acme.test', '', '', '', '90', 'qualified', '', ada!.created_at, "'-3", 'line one\nline two']);
+    expect(rows[1]).toEqual([
+      ada!.id,
+      'Acme, Inc.',
+      'Ada "The Countess" Byron',
+      '',
+      'ada@acme.test',
+      '',
+      'acme.test',
+      '',
+      '',
+      '',
+      '90',
+      'qualified',
+      '',
+      ada!.created_at,
+      "'-3",
+      'line one\nline two',
+    ]);
     expect(rows[0]!.slice(1, 4)).toEqual(['\'=HYPERLINK("http://evil.test","click")', "'+1 caller", "'@admin"]);
     expect(rows[0]![8]).toBe("'-Berlin");
     expect(rows[0]!.slice(-2)).toEqual(['', '']);
   });
 
-  it('honours the list\'s filters: q, status, archived, agent run and brand', async () => {
+  it("honours the list's filters: q, status, archived, agent run and brand", async () => {
     const { apiKey } = await createTestWorkspace();
     const brand = (await server.request('POST', '/api/brands', { key: apiKey, body: { name: 'Second' } })).body.brand.id;
     const stored = await importLeads(server, apiKey, [
@@ -65,7 +112,7 @@ describe('GET /api/leads/export', () => {
     expect(await rowsOf('?q=nobody', apiKey)).toEqual([coreHeader]);
   });
 
-  it('streams past the list\'s 500 cap', async () => {
+  it("streams past the list's 500 cap", async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     await storeFillerLeads(workspaceId, 1234);
     const [header, ...rows] = await rowsOf('', apiKey);
@@ -74,7 +121,7 @@ describe('GET /api/leads/export', () => {
     expect(new Set(rows.map((row) => row[4])).size).toBe(1234);
   });
 
-  it('refuses as the list does: no key, a key without read, bad filters, another workspace\'s brand, other methods', async () => {
+  it("refuses as the list does: no key, a key without read, bad filters, another workspace's brand, other methods", async () => {
     const workspace = await createTestWorkspace();
     const unauthenticated = await exportCsv('');
     expect(unauthenticated.status).toBe(401);

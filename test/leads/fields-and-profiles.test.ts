@@ -11,7 +11,14 @@ describe('custom columns', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       created: true,
-      field: { key: 'annual_revenue', label: 'Annual Revenue ($)', type: 'number', description: 'Last fiscal year', auto_research: true, declared: true },
+      field: {
+        key: 'annual_revenue',
+        label: 'Annual Revenue ($)',
+        type: 'number',
+        description: 'Last fiscal year',
+        auto_research: true,
+        declared: true,
+      },
     });
     const again = await server.request('POST', '/api/leads/fields', { key: apiKey, body: { label: 'annual revenue', type: 'text' } });
     expect(again.status).toBe(200);
@@ -34,7 +41,9 @@ describe('custom columns', () => {
 
   it('declares a key that was written undeclared', async () => {
     const { apiKey } = await createTestWorkspace();
-    const [lead] = (await server.request('POST', '/api/leads', { key: apiKey, body: { leads: [{ email: 'a@x.test', custom: { hiring: 'yes' } }] } })).body.leads;
+    const [lead] = (
+      await server.request('POST', '/api/leads', { key: apiKey, body: { leads: [{ email: 'a@x.test', custom: { hiring: 'yes' } }] } })
+    ).body.leads;
     expect(lead.custom).toEqual({ hiring: 'yes' });
     const res = await server.request('POST', '/api/leads/fields', { key: apiKey, body: { label: 'Hiring', description: 'Open roles' } });
     expect(res.body).toMatchObject({ created: true, field: { key: 'hiring', declared: true, description: 'Open roles' } });
@@ -51,7 +60,11 @@ describe('custom columns', () => {
     const { apiKey } = await createTestWorkspace();
     const res = await server.request('POST', '/api/leads/fields', { key: apiKey, body });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'validation_failed', field, issues: [{ field, message: expect.stringMatching(new RegExp(`^${field}: `)) }] });
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      field,
+      issues: [{ field, message: expect.stringMatching(new RegExp(`^${field}: `)) }],
+    });
   });
 });
 
@@ -73,7 +86,10 @@ describe('research profiles', () => {
 
   it('stores a profile without running it, updates it in place by id, and lists it', async () => {
     const { apiKey } = await createTestWorkspace();
-    const created = await server.request('POST', '/api/leads/research-profiles', { key: apiKey, body: { name: 'Berlin fintech', criteria } });
+    const created = await server.request('POST', '/api/leads/research-profiles', {
+      key: apiKey,
+      body: { name: 'Berlin fintech', criteria },
+    });
     expect(created.status).toBe(200);
     expect(created.body.profile).toEqual({
       id: expect.any(String),
@@ -95,10 +111,13 @@ describe('research profiles', () => {
     expect(list.body.profiles[0].name).toBe('Berlin fintech v2');
   });
 
-  it('answers 404 when updating another workspace\'s profile', async () => {
+  it("answers 404 when updating another workspace's profile", async () => {
     const owner = await createTestWorkspace();
     const other = await createTestWorkspace();
-    const created = await server.request('POST', '/api/leads/research-profiles', { key: owner.apiKey, body: { name: 'Mine', criteria: {} } });
+    const created = await server.request('POST', '/api/leads/research-profiles', {
+      key: owner.apiKey,
+      body: { name: 'Mine', criteria: {} },
+    });
     const res = await server.request('POST', '/api/leads/research-profiles', {
       key: other.apiKey,
       body: { id: created.body.profile.id, name: 'Stolen', criteria: {} },

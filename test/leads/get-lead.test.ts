@@ -8,7 +8,10 @@ describe('GET /api/leads/{id}', () => {
   it('answers { lead } in the shape PATCH answers', async () => {
     const { apiKey } = await createTestWorkspace();
     const [lead] = await importLeads(server, apiKey, [{ company: 'Acme', email: 'ada@acme.test', custom: { tier: 'A' } }]);
-    const patched = await server.request('PATCH', `/api/leads/${lead!.id}`, { key: apiKey, body: { field: 'title', value: 'CTO', score: 70 } });
+    const patched = await server.request('PATCH', `/api/leads/${lead!.id}`, {
+      key: apiKey,
+      body: { field: 'title', value: 'CTO', score: 70 },
+    });
     const res = await server.request('GET', `/api/leads/${lead!.id}`, { key: apiKey });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ lead: patched.body.lead });
@@ -24,7 +27,7 @@ describe('GET /api/leads/{id}', () => {
     expect(res.body.lead.archived_at).toMatch(/^\d{4}-/);
   });
 
-  it('answers 404 not_found for another workspace\'s lead or none', async () => {
+  it("answers 404 not_found for another workspace's lead or none", async () => {
     const { apiKey } = await createTestWorkspace();
     const [lead] = await importLeads(server, apiKey, [{ email: 'mine@acme.test' }]);
     const other = await createTestWorkspace();
@@ -54,7 +57,10 @@ describe('GET /api/leads/{id}', () => {
   it('is leadsGet on GraphQL and leads.get on tRPC', async () => {
     const { apiKey } = await createTestWorkspace();
     const [lead] = await importLeads(server, apiKey, [{ company: 'Graph Co', email: 'g@x.test' }]);
-    const graphql = await server.request('POST', '/graphql', { key: apiKey, body: { query: `{ leadsGet(id: "${lead!.id}") { lead { id company } } }` } });
+    const graphql = await server.request('POST', '/graphql', {
+      key: apiKey,
+      body: { query: `{ leadsGet(id: "${lead!.id}") { lead { id company } } }` },
+    });
     expect(graphql.body.data.leadsGet.lead).toEqual({ id: lead!.id, company: 'Graph Co' });
     const input = encodeURIComponent(JSON.stringify({ id: lead!.id }));
     const trpc = await server.request('GET', `/trpc/leads.get?input=${input}`, { key: apiKey });

@@ -7,7 +7,7 @@ const leadsOf = (n: number, prefix: string) =>
   Array.from({ length: n }, (_, i) => ({ company: `${prefix} Co ${i}`, email: `${prefix}${i}@example.test` }));
 
 describe('POST /api/leads', () => {
-  it('takes a lead\'s domain from its work email when none is given, never from a free mailbox provider', async () => {
+  it("takes a lead's domain from its work email when none is given, never from a free mailbox provider", async () => {
     const { apiKey } = await createTestWorkspace();
     const res = await server.request('POST', '/api/leads', {
       key: apiKey,
@@ -21,11 +21,19 @@ describe('POST /api/leads', () => {
       },
     });
     expect(res.status).toBe(201);
-    expect(res.body.leads.map((lead: { domain: string | null }) => lead.domain)).toEqual(['hopper-labs.test', null, 'acme-group.test', null]);
+    expect(res.body.leads.map((lead: { domain: string | null }) => lead.domain)).toEqual([
+      'hopper-labs.test',
+      null,
+      'acme-group.test',
+      null,
+    ]);
 
     // An address given later to a lead with no domain fills it in as well.
     const noEmail = res.body.leads[3];
-    const patched = await server.request('PATCH', `/api/leads/${noEmail.id}`, { key: apiKey, body: { field: 'email', value: 'no.email@initech.test' } });
+    const patched = await server.request('PATCH', `/api/leads/${noEmail.id}`, {
+      key: apiKey,
+      body: { field: 'email', value: 'no.email@initech.test' },
+    });
     expect(patched.status).toBe(200);
     const read = await server.request('GET', `/api/leads/${noEmail.id}`, { key: apiKey });
     expect(read.body.lead.domain).toBe('initech.test');
@@ -110,7 +118,10 @@ describe('POST /api/leads', () => {
     expect(search.body.total).toBe(0);
 
     // Near the cap, leads already stored are duplicates, not a reason to refuse.
-    const exact = await server.request('POST', '/api/leads', { key: apiKey, body: { leads: [...leadsOf(1, 'fill-'), ...leadsOf(1, 'last-')] } });
+    const exact = await server.request('POST', '/api/leads', {
+      key: apiKey,
+      body: { leads: [...leadsOf(1, 'fill-'), ...leadsOf(1, 'last-')] },
+    });
     expect(exact.status).toBe(201);
     expect(exact.body).toMatchObject({ created: 1, duplicates: 1 });
     const capacity = await server.request('GET', '/api/leads/capacity', { key: apiKey });

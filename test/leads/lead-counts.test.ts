@@ -16,7 +16,10 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   // Overlapping ranges of the same 60 addresses: imports race on duplicates too.
   fc.record({ kind: fc.constant('import' as const), from: fc.nat(50), count: fc.integer({ min: 1, max: 30 }) }),
   fc.record({ kind: fc.constant('delete' as const), picks: fc.array(fc.nat(200), { minLength: 1, maxLength: 8 }) }),
-  fc.record({ kind: fc.constantFrom('archive' as const, 'restore' as const), picks: fc.array(fc.nat(200), { minLength: 1, maxLength: 10 }) }),
+  fc.record({
+    kind: fc.constantFrom('archive' as const, 'restore' as const),
+    picks: fc.array(fc.nat(200), { minLength: 1, maxLength: 10 }),
+  }),
   fc.record({ kind: fc.constant('patch' as const), pick: fc.nat(200), archived: fc.boolean() }),
 );
 
@@ -29,9 +32,10 @@ describe('lead counts under racing writes', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(operation, { minLength: 2, maxLength: 6 }), { minLength: 1, maxLength: 4 }), async (rounds) => {
         const { apiKey, workspaceId } = await createTestWorkspace();
-        const ids = async () => ((await server.request('GET', '/api/leads?status=archived&limit=500', { key: apiKey })).body.leads as Array<{ id: string }>)
-          .concat((await server.request('GET', '/api/leads?limit=500', { key: apiKey })).body.leads)
-          .map((lead) => lead.id);
+        const ids = async () =>
+          ((await server.request('GET', '/api/leads?status=archived&limit=500', { key: apiKey })).body.leads as Array<{ id: string }>)
+            .concat((await server.request('GET', '/api/leads?limit=500', { key: apiKey })).body.leads)
+            .map((lead) => lead.id);
         for (const round of rounds) {
           const known = await ids();
           const idOf = (pick: number) => known[pick % Math.max(known.length, 1)] ?? '00000000-0000-4000-8000-000000000000';
@@ -39,12 +43,18 @@ describe('lead counts under racing writes', () => {
             round.map((op) => {
               switch (op.kind) {
                 case 'import':
-                  return server.request('POST', '/api/leads', { key: apiKey, body: { leads: Array.from({ length: op.count }, (_, n) => ({ email: `p${(op.from + n) % 60}@counts.test` })) } });
+                  return server.request('POST', '/api/leads', {
+                    key: apiKey,
+                    body: { leads: Array.from({ length: op.count }, (_, n) => ({ email: `p${(op.from + n) % 60}@counts.test` })) },
+                  });
                 case 'delete':
                   return server.request('DELETE', '/api/leads', { key: apiKey, body: { ids: op.picks.map(idOf) } });
                 case 'archive':
                 case 'restore':
-                  return server.request('PATCH', '/api/leads', { key: apiKey, body: { ids: op.picks.map(idOf), archived: op.kind === 'archive' } });
+                  return server.request('PATCH', '/api/leads', {
+                    key: apiKey,
+                    body: { ids: op.picks.map(idOf), archived: op.kind === 'archive' },
+                  });
                 case 'patch':
                   return server.request('PATCH', `/api/leads/${idOf(op.pick)}`, { key: apiKey, body: { archived: op.archived } });
               }

@@ -60,7 +60,7 @@ describe('GET /api/leads', () => {
     expect((await list(`?brand=${workspace.brandId}`)).total).toBe(3);
   });
 
-  it('answers 404 naming brand for a brand that is not the workspace\'s', async () => {
+  it("answers 404 naming brand for a brand that is not the workspace's", async () => {
     const res = await server.request('GET', '/api/leads?brand=7d1b3c4e-0f7a-4c1e-9a55-2b6d2f3e4a10', { key: workspace.apiKey });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'not_found', field: 'brand' });
@@ -79,7 +79,7 @@ describe('GET /api/leads', () => {
     expect(res.body.field).toBe(field);
   });
 
-  it('never shows another workspace\'s leads', async () => {
+  it("never shows another workspace's leads", async () => {
     const other = await createTestWorkspace();
     const body = (await server.request('GET', '/api/leads', { key: other.apiKey })).body;
     expect(body).toMatchObject({ leads: [], total: 0, workspaceTotal: 0, campaigns: [] });

@@ -52,7 +52,10 @@ describe('PATCH /api/leads/{id}', () => {
   it('refuses an email another lead already has with 409', async () => {
     const workspace = await createTestWorkspace();
     const [, second] = await importLeads(server, workspace.apiKey, [{ email: 'one@x.test' }, { email: 'two@x.test' }]);
-    const res = await server.request('PATCH', `/api/leads/${second!.id}`, { key: workspace.apiKey, body: { field: 'email', value: 'ONE@x.test' } });
+    const res = await server.request('PATCH', `/api/leads/${second!.id}`, {
+      key: workspace.apiKey,
+      body: { field: 'email', value: 'ONE@x.test' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('conflict');
   });
@@ -72,17 +75,24 @@ describe('PATCH /api/leads/{id}', () => {
     const { patch } = await oneLead();
     const res = await patch(body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'validation_failed', field, issues: [{ field, message: expect.stringMatching(new RegExp(`^${field}: `)) }] });
+    expect(res.body).toMatchObject({
+      code: 'validation_failed',
+      field,
+      issues: [{ field, message: expect.stringMatching(new RegExp(`^${field}: `)) }],
+    });
     expect(res.body.error).toContain(`${field}: `);
   });
 
-  it('answers 404 for an unknown id or another workspace\'s lead', async () => {
+  it("answers 404 for an unknown id or another workspace's lead", async () => {
     const { lead } = await oneLead();
     const other = await createTestWorkspace();
     const res = await server.request('PATCH', `/api/leads/${lead.id}`, { key: other.apiKey, body: { status: 'qualified' } });
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('not_found');
-    const unknown = await server.request('PATCH', '/api/leads/0b5a8f8e-2a5e-4a39-8d43-6b7a4b3b2c1d', { key: other.apiKey, body: { status: 'new' } });
+    const unknown = await server.request('PATCH', '/api/leads/0b5a8f8e-2a5e-4a39-8d43-6b7a4b3b2c1d', {
+      key: other.apiKey,
+      body: { status: 'new' },
+    });
     expect(unknown.status).toBe(404);
   });
 });
@@ -103,7 +113,10 @@ describe('PATCH /api/leads/{id} stores every change of a request or none', () =>
   it('refuses a taken email with 409 without archiving the lead', async () => {
     const workspace = await createTestWorkspace();
     const [, second] = await importLeads(server, workspace.apiKey, [{ email: 'one@x.test' }, { email: 'two@x.test' }]);
-    const res = await server.request('PATCH', `/api/leads/${second!.id}`, { key: workspace.apiKey, body: { field: 'email', value: 'one@x.test', archived: true } });
+    const res = await server.request('PATCH', `/api/leads/${second!.id}`, {
+      key: workspace.apiKey,
+      body: { field: 'email', value: 'one@x.test', archived: true },
+    });
     expect(res.status).toBe(409);
     expect(await listedLead(workspace.apiKey, second!.id)).toMatchObject({ email: 'two@x.test', archived_at: null });
     expect(await capacityUsed(workspace.apiKey)).toBe(2);
@@ -116,7 +129,11 @@ describe('PATCH /api/leads/{id} stores every change of a request or none', () =>
   ])('leaves the lead as it was when $move it loses a race for an email', async ({ startArchived, archived }) => {
     const { apiKey } = await createTestWorkspace();
     const pairs = 6;
-    const leads = await importLeads(server, apiKey, Array.from({ length: pairs * 2 }, (_, i) => ({ email: `lead${i}@x.test`, title: 'CEO' })));
+    const leads = await importLeads(
+      server,
+      apiKey,
+      Array.from({ length: pairs * 2 }, (_, i) => ({ email: `lead${i}@x.test`, title: 'CEO' })),
+    );
     const movers = leads.slice(0, pairs);
     const others = leads.slice(pairs);
     if (startArchived) await server.request('PATCH', '/api/leads', { key: apiKey, body: { ids: movers.map((l) => l.id), archived: true } });

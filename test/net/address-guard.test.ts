@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertUrlAllowed, isForbiddenAddress, isLoopbackAddress, resolverWithOverrides, type AddressPolicy } from '../../outbound/address-guard.ts';
+import {
+  assertUrlAllowed,
+  isForbiddenAddress,
+  isLoopbackAddress,
+  resolverWithOverrides,
+  type AddressPolicy,
+} from '../../outbound/address-guard.ts';
 
 // Names resolve only through the overrides: these tests never ask outside DNS.
 const resolve = resolverWithOverrides({ 'fixture.test': '127.0.0.3', 'public.test': '93.184.215.14' }, async (host) => {

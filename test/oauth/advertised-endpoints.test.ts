@@ -17,7 +17,10 @@ describe('what the authorization server advertises', () => {
     const endpoints = Object.entries(document).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri');
     expect(endpoints.length).toBeGreaterThanOrEqual(7);
     for (const [name, url] of endpoints) {
-      const answer = await fetch(url as string, { method: name === 'authorization_endpoint' || name === 'jwks_uri' || name === 'end_session_endpoint' ? 'GET' : 'POST', redirect: 'manual' });
+      const answer = await fetch(url as string, {
+        method: name === 'authorization_endpoint' || name === 'jwks_uri' || name === 'end_session_endpoint' ? 'GET' : 'POST',
+        redirect: 'manual',
+      });
       expect({ name, status: answer.status }).not.toEqual({ name, status: 404 });
     }
   });
@@ -32,7 +35,16 @@ describe('what the authorization server advertises', () => {
     const pushed = await fetch(`${server.baseUrl}/oauth/par`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirect.url, code_challenge: pkce.challenge, code_challenge_method: 'S256', scope: 'read', resource, state: 'par-state' }),
+      body: new URLSearchParams({
+        client_id: clientId,
+        response_type: 'code',
+        redirect_uri: redirect.url,
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+        scope: 'read',
+        resource,
+        state: 'par-state',
+      }),
     });
     expect(pushed.status).toBe(201);
     const { request_uri: requestUri, expires_in: expiresIn } = await pushed.json();
@@ -52,7 +64,14 @@ describe('what the authorization server advertises', () => {
       method: 'POST',
       // A proof this server does not take: it must not bind the token to a key the API would then ignore.
       headers: { 'content-type': 'application/x-www-form-urlencoded', DPoP: 'eyJ0eXAiOiJkcG9wK2p3dCJ9.e30.c2ln' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: callback.get('code')!, redirect_uri: redirect.url, client_id: clientId, code_verifier: pkce.verifier, resource }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.get('code')!,
+        redirect_uri: redirect.url,
+        client_id: clientId,
+        code_verifier: pkce.verifier,
+        resource,
+      }),
     });
     const token = await res.json();
     expect(res.status).toBe(200);
@@ -85,7 +104,11 @@ describe('what the authorization server advertises', () => {
     const rest = await server.request('GET', '/api/user', { key: value });
     expect(rest.status).toBe(401);
     expect(rest.body.error).toContain('DPoP');
-    const graphql = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ leadsCapacity { used } }' }) });
+    const graphql = await fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${value}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ leadsCapacity { used } }' }),
+    });
     expect(JSON.stringify(await graphql.json())).toContain('DPoP');
     const trpc = await fetch(`${server.baseUrl}/trpc/account.currentUser`, { headers: { authorization: `Bearer ${value}` } });
     expect(trpc.status).toBe(401);

@@ -20,7 +20,13 @@ function sdkAuthProvider(user: { email: string }, untick: string[]) {
       return redirect.url;
     },
     get clientMetadata() {
-      return { client_name: 'SDK Assistant', redirect_uris: [redirect.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+      return {
+        client_name: 'SDK Assistant',
+        redirect_uris: [redirect.url],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      };
     },
     clientInformation: () => saved.client,
     saveClientInformation: (client) => void (saved.client = client),

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { useApiServer } from '../support/api-server.ts';
-import { authorizeUrl, pkcePair, registerClient, screenshotShowsColor, tokenRequest, useBrowser, useRedirectReceiver, workspaceWithPassword } from '../support/oauth.ts';
+import {
+  authorizeUrl,
+  pkcePair,
+  registerClient,
+  screenshotShowsColor,
+  tokenRequest,
+  useBrowser,
+  useRedirectReceiver,
+  workspaceWithPassword,
+} from '../support/oauth.ts';
 
 const server = useApiServer({}, { publicBaseUrl: true });
 const browserHolder = useBrowser();
@@ -16,7 +25,11 @@ describe('OAuth for MCP clients, as a client performs it', () => {
     const resourceMetadataUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get('www-authenticate') ?? '')![1]!;
     expect(resourceMetadataUrl).toBe(`${server.baseUrl}/.well-known/oauth-protected-resource/mcp`);
     const resourceMetadata = await (await fetch(resourceMetadataUrl)).json();
-    expect(resourceMetadata).toMatchObject({ resource: `${server.baseUrl}/mcp`, authorization_servers: [server.baseUrl], scopes_supported: expect.arrayContaining(['read', 'write', 'agents']) });
+    expect(resourceMetadata).toMatchObject({
+      resource: `${server.baseUrl}/mcp`,
+      authorization_servers: [server.baseUrl],
+      scopes_supported: expect.arrayContaining(['read', 'write', 'agents']),
+    });
     const rootMetadata = await (await fetch(`${server.baseUrl}/.well-known/oauth-protected-resource`)).json();
     expect(rootMetadata.resource).toBe(server.baseUrl);
 
@@ -36,11 +49,22 @@ describe('OAuth for MCP clients, as a client performs it', () => {
 
     const registered = await registerClient(server, redirect.url);
     expect(registered.status).toBe(201);
-    expect(registered.body).toMatchObject({ client_id: expect.any(String), client_name: 'Test Assistant', redirect_uris: [redirect.url], token_endpoint_auth_method: 'none' });
+    expect(registered.body).toMatchObject({
+      client_id: expect.any(String),
+      client_name: 'Test Assistant',
+      redirect_uris: [redirect.url],
+      token_endpoint_auth_method: 'none',
+    });
     const clientId = registered.body.client_id as string;
 
     const { verifier, challenge: codeChallenge } = pkcePair();
-    const url = authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: codeChallenge, scope: 'read write agents', resource: resourceMetadata.resource });
+    const url = authorizeUrl(server, {
+      client_id: clientId,
+      redirect_uri: redirect.url,
+      code_challenge: codeChallenge,
+      scope: 'read write agents',
+      resource: resourceMetadata.resource,
+    });
     const context = await browserHolder.browser.newContext();
     const page = await context.newPage();
     await page.goto(url.href);
@@ -55,8 +79,14 @@ describe('OAuth for MCP clients, as a client performs it', () => {
 
     // Consent names the client and the permissions asked for, each ticked; the user unticks write.
     await expect(page.getByRole('heading').textContent()).resolves.toBe('Allow Test Assistant?');
-    const offered = await page.locator('input[name=scope]').evaluateAll((boxes) => boxes.map((box) => [(box as HTMLInputElement).value, (box as HTMLInputElement).checked]));
-    expect(offered).toEqual([['read', true], ['write', true], ['agents', true]]);
+    const offered = await page
+      .locator('input[name=scope]')
+      .evaluateAll((boxes) => boxes.map((box) => [(box as HTMLInputElement).value, (box as HTMLInputElement).checked]));
+    expect(offered).toEqual([
+      ['read', true],
+      ['write', true],
+      ['agents', true],
+    ]);
     expect(await screenshotShowsColor(page, await page.screenshot(), [0x2f, 0x5b, 0xd3])).toBeGreaterThan(500);
     await page.locator('input[name=scope][value=write]').uncheck();
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -66,17 +96,36 @@ describe('OAuth for MCP clients, as a client performs it', () => {
     expect(callback.get('state')).toBe(url.searchParams.get('state'));
     expect(callback.get('iss')).toBe(server.baseUrl);
 
-    const exchanged = await tokenRequest(server, { grant_type: 'authorization_code', code: callback.get('code')!, redirect_uri: redirect.url, client_id: clientId, code_verifier: verifier });
+    const exchanged = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code: callback.get('code')!,
+      redirect_uri: redirect.url,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
     expect(exchanged.status).toBe(200);
-    expect(exchanged.body).toMatchObject({ token_type: 'Bearer', access_token: expect.any(String), refresh_token: expect.any(String), expires_in: 3600, scope: 'read agents' });
+    expect(exchanged.body).toMatchObject({
+      token_type: 'Bearer',
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      expires_in: 3600,
+      scope: 'read agents',
+    });
     const { access_token: accessToken, refresh_token: refreshToken } = exchanged.body;
 
     // The token is accepted where a key is: the same user and workspace, only the permissions granted.
     const me = await server.request('GET', '/api/user', { key: accessToken });
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ userId: owner.userId, email: owner.email, apiKey: { scopes: ['read', 'agents'], status: 'active', rateLimit: 10000 } });
+    expect(me.body.data).toMatchObject({
+      userId: owner.userId,
+      email: owner.email,
+      apiKey: { scopes: ['read', 'agents'], status: 'active', rateLimit: 10000 },
+    });
     expect(me.body.data.apiKey.id).not.toContain(accessToken.slice(0, 12));
-    const asOwner = await server.request('POST', '/api/leads', { key: owner.apiKey, body: { leads: [{ email: 'ada@x.test', full_name: 'Ada' }] } });
+    const asOwner = await server.request('POST', '/api/leads', {
+      key: owner.apiKey,
+      body: { leads: [{ email: 'ada@x.test', full_name: 'Ada' }] },
+    });
     expect(asOwner.status).toBe(201);
     const leads = await server.request('GET', '/api/leads', { key: accessToken });
     expect(leads.status).toBe(200);
@@ -85,7 +134,10 @@ describe('OAuth for MCP clients, as a client performs it', () => {
     expect(write.status).toBe(403);
     expect(write.body).toMatchObject({ code: 'missing_permission', permission: 'write' });
     // GraphQL (and every surface) authenticates the same way.
-    const graphql = await server.request('POST', '/graphql', { key: accessToken, body: { query: '{ leadsList(limit: 10) { total leads { email } } }' } });
+    const graphql = await server.request('POST', '/graphql', {
+      key: accessToken,
+      body: { query: '{ leadsList(limit: 10) { total leads { email } } }' },
+    });
     expect(graphql.body).toEqual({ data: { leadsList: { total: 1, leads: [{ email: 'ada@x.test' }] } } });
 
     // Refresh: a new access token and a new refresh token (rotation), the same grant.
@@ -96,7 +148,11 @@ describe('OAuth for MCP clients, as a client performs it', () => {
     expect((await server.request('GET', '/api/user', { key: refreshed.body.access_token })).status).toBe(200);
 
     // Revoking the refresh token ends the grant: its access tokens stop working too.
-    const revoked = await fetch(`${server.baseUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: refreshed.body.refresh_token, client_id: clientId }) });
+    const revoked = await fetch(`${server.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: refreshed.body.refresh_token, client_id: clientId }),
+    });
     expect(revoked.status).toBe(200);
     const after = await server.request('GET', '/api/user', { key: refreshed.body.access_token });
     expect(after.status).toBe(401);

@@ -4,7 +4,16 @@ import { pruneOAuthHandler } from '../../jobs/prune-oauth.ts';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
 import { useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
-import { authorizeUrl, pkcePair, registerClient, signInAndConsent, tokenRequest, useBrowser, useRedirectReceiver, workspaceWithPassword } from '../support/oauth.ts';
+import {
+  authorizeUrl,
+  pkcePair,
+  registerClient,
+  signInAndConsent,
+  tokenRequest,
+  useBrowser,
+  useRedirectReceiver,
+  workspaceWithPassword,
+} from '../support/oauth.ts';
 
 const server = useApiServer({}, { publicBaseUrl: true });
 const browserHolder = useBrowser();
@@ -17,13 +26,23 @@ async function codeFlow(params: Record<string, string> = {}) {
   const clientId = (await registerClient(server, redirect.url)).body.client_id as string;
   const pkce = pkcePair();
   const context = await browserHolder.browser.newContext();
-  await signInAndConsent(await context.newPage(), authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: pkce.challenge, scope: 'read', ...params }), { email: owner.email });
+  await signInAndConsent(
+    await context.newPage(),
+    authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: pkce.challenge, scope: 'read', ...params }),
+    { email: owner.email },
+  );
   await context.close();
   return { owner, clientId, pkce, code: redirect.received.at(-1)!.get('code')! };
 }
 
 const exchange = (flow: Awaited<ReturnType<typeof codeFlow>>, verifier = flow.pkce.verifier) =>
-  tokenRequest(server, { grant_type: 'authorization_code', code: flow.code, redirect_uri: redirect.url, client_id: flow.clientId, code_verifier: verifier });
+  tokenRequest(server, {
+    grant_type: 'authorization_code',
+    code: flow.code,
+    redirect_uri: redirect.url,
+    client_id: flow.clientId,
+    code_verifier: verifier,
+  });
 
 /** Where an authorization request sends the browser, without following it. */
 async function authorizeAnswer(url: URL) {
@@ -61,38 +80,67 @@ describe('the authorization server refuses', () => {
     const noPkce = new URL(authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: challenge }));
     noPkce.searchParams.delete('code_challenge');
     expect(new URL((await authorizeAnswer(noPkce)).location!).searchParams.get('error')).toBe('invalid_request');
-    const plain = await authorizeAnswer(authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: challenge, code_challenge_method: 'plain' }));
+    const plain = await authorizeAnswer(
+      authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: challenge, code_challenge_method: 'plain' }),
+    );
     expect(new URL(plain.location!).searchParams.get('error')).toBe('invalid_request');
 
     // Never redirected to an address the client did not register: an error page instead.
-    const elsewhere = await authorizeAnswer(authorizeUrl(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:9/elsewhere', code_challenge: challenge }));
+    const elsewhere = await authorizeAnswer(
+      authorizeUrl(server, { client_id: clientId, redirect_uri: 'http://127.0.0.1:9/elsewhere', code_challenge: challenge }),
+    );
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.location).toBeNull();
     expect(elsewhere.text).toContain('invalid_redirect_uri');
 
-    const unknown = await authorizeAnswer(authorizeUrl(server, { client_id: 'no-such-client', redirect_uri: redirect.url, code_challenge: challenge }));
+    const unknown = await authorizeAnswer(
+      authorizeUrl(server, { client_id: 'no-such-client', redirect_uri: redirect.url, code_challenge: challenge }),
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.text).toContain('invalid_client');
-    const unknownAtToken = await tokenRequest(server, { grant_type: 'authorization_code', code: 'x', redirect_uri: redirect.url, client_id: 'no-such-client', code_verifier: 'y'.repeat(43) });
+    const unknownAtToken = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      redirect_uri: redirect.url,
+      client_id: 'no-such-client',
+      code_verifier: 'y'.repeat(43),
+    });
     expect(unknownAtToken.status).toBe(401);
     expect(unknownAtToken.body.error).toBe('invalid_client');
   });
 
   it('a registration without redirect URIs', async () => {
-    const res = await fetch(`${server.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'No redirect' }) });
+    const res = await fetch(`${server.baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'No redirect' }),
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
   });
 
   it('a token for another audience, at issue and at use', async () => {
     const clientId = (await registerClient(server, redirect.url)).body.client_id as string;
-    const answer = await authorizeAnswer(authorizeUrl(server, { client_id: clientId, redirect_uri: redirect.url, code_challenge: pkcePair().challenge, resource: 'https://elsewhere.example/' }));
+    const answer = await authorizeAnswer(
+      authorizeUrl(server, {
+        client_id: clientId,
+        redirect_uri: redirect.url,
+        code_challenge: pkcePair().challenge,
+        resource: 'https://elsewhere.example/',
+      }),
+    );
     expect(new URL(answer.location!).searchParams.get('error')).toBe('invalid_target');
 
     // One issued before the API moved to another address (or by a server that shares the store) is not accepted here.
     const { owner } = await codeFlow();
     const provider = oauthProvider();
-    const foreign = new provider.AccessToken({ accountId: owner.userId, client: await provider.Client.find(clientId), aud: 'https://elsewhere.example', scope: 'read', gty: 'authorization_code' } as never);
+    const foreign = new provider.AccessToken({
+      accountId: owner.userId,
+      client: await provider.Client.find(clientId),
+      aud: 'https://elsewhere.example',
+      scope: 'read',
+      gty: 'authorization_code',
+    } as never);
     const value = await foreign.save();
     const res = await server.request('GET', '/api/user', { key: value });
     expect(res.status).toBe(401);
@@ -102,9 +150,17 @@ describe('the authorization server refuses', () => {
   it('an expired access token, and a refresh token used a second time', async () => {
     const flow = await codeFlow();
     const tokens = (await exchange(flow)).body;
-    const refreshed = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: flow.clientId });
+    const refreshed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: flow.clientId,
+    });
     expect(refreshed.status).toBe(200);
-    const replayed = await tokenRequest(server, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: flow.clientId });
+    const replayed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: flow.clientId,
+    });
     expect(replayed.status).toBe(400);
     expect(replayed.body.error).toBe('invalid_grant');
 

@@ -12,7 +12,11 @@ describe('open client registration', () => {
     for (let i = 0; i < 21; i++) statuses.push((await registerClient(server, 'http://127.0.0.1:9/callback')).status);
     expect(statuses.slice(0, 20).every((status) => status === 201)).toBe(true);
     expect(statuses[20]).toBe(429);
-    const refused = await fetch(`${server.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/callback'] }) });
+    const refused = await fetch(`${server.baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/callback'] }),
+    });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ error: 'rate_limited' });

@@ -20,7 +20,7 @@ const post = (key: string, body: Record<string, unknown>) => server.request('POS
 const patch = (key: string, body: Record<string, unknown>) => server.request('PATCH', '/api/outreach/campaigns', { key, body });
 
 describe('creating and reading campaigns', () => {
-  it('creates a draft with defaults, in the credential\'s brand, and reads it back with empty progress', async () => {
+  it("creates a draft with defaults, in the credential's brand, and reads it back with empty progress", async () => {
     const { workspace, key, inbox, sequence } = await parts();
     const res = await post(key, { name: 'Launch', sequence_id: sequence.id, smtp_config_id: inbox.id });
     expect(res.status).toBe(201);
@@ -36,7 +36,18 @@ describe('creating and reading campaigns', () => {
       priority: 0,
       track_opens: false,
       brand_id: workspace.brandId,
-      progress: { enrolled: 0, active: 0, finished: 0, replied: 0, bounced: 0, unsubscribed: 0, failed: 0, interrupted: 0, steps: [], next_send_at: null },
+      progress: {
+        enrolled: 0,
+        active: 0,
+        finished: 0,
+        replied: 0,
+        bounced: 0,
+        unsubscribed: 0,
+        failed: 0,
+        interrupted: 0,
+        steps: [],
+        next_send_at: null,
+      },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -69,16 +80,30 @@ describe('creating and reading campaigns', () => {
     }
   });
 
-  it('needs the workspace\'s own sequence and inboxes, of the campaign\'s brand', async () => {
+  it("needs the workspace's own sequence and inboxes, of the campaign's brand", async () => {
     const { key, inbox, sequence } = await parts();
     const other = await parts();
-    expect((await post(key, { name: 'X', sequence_id: other.sequence.id, inbox_ids: [inbox.id] })).body).toMatchObject({ code: 'not_found', field: 'sequence_id' });
-    expect((await post(key, { name: 'X', sequence_id: sequence.id, inbox_ids: [inbox.id, other.inbox.id] })).body).toMatchObject({ code: 'not_found', field: 'inbox_ids' });
+    expect((await post(key, { name: 'X', sequence_id: other.sequence.id, inbox_ids: [inbox.id] })).body).toMatchObject({
+      code: 'not_found',
+      field: 'sequence_id',
+    });
+    expect((await post(key, { name: 'X', sequence_id: sequence.id, inbox_ids: [inbox.id, other.inbox.id] })).body).toMatchObject({
+      code: 'not_found',
+      field: 'inbox_ids',
+    });
     const brand = await server.request('POST', '/api/brands', { key, body: { name: 'Other brand' } });
     const res = await post(key, { name: 'X', sequence_id: sequence.id, inbox_ids: [inbox.id], brand_id: brand.body.brand.id });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('sequence_id');
-    expect((await server.request('GET', `/api/outreach/campaigns/${(await post(other.key, { name: 'Y', sequence_id: other.sequence.id, inbox_ids: [other.inbox.id] })).body.campaign.id}`, { key })).status).toBe(404);
+    expect(
+      (
+        await server.request(
+          'GET',
+          `/api/outreach/campaigns/${(await post(other.key, { name: 'Y', sequence_id: other.sequence.id, inbox_ids: [other.inbox.id] })).body.campaign.id}`,
+          { key },
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
@@ -89,8 +114,22 @@ describe('PATCH /api/outreach/campaigns', () => {
     expect((await updateCampaign(server, key, { id, status: 'active' })).status).toBe('active');
     expect((await updateCampaign(server, key, { id, status: 'paused' })).status).toBe('paused');
     expect((await updateCampaign(server, key, { id, status: 'active' })).status).toBe('active');
-    const changed = await updateCampaign(server, key, { id, name: 'Renamed', reply_to: 'replies@acme.test', daily_limit: 25, priority: 7, schedule: { ...alwaysOpen, timezone: 'America/New_York' } });
-    expect(changed).toMatchObject({ name: 'Renamed', reply_to: 'replies@acme.test', daily_limit: 25, priority: 7, status: 'active', schedule: { timezone: 'America/New_York' } });
+    const changed = await updateCampaign(server, key, {
+      id,
+      name: 'Renamed',
+      reply_to: 'replies@acme.test',
+      daily_limit: 25,
+      priority: 7,
+      schedule: { ...alwaysOpen, timezone: 'America/New_York' },
+    });
+    expect(changed).toMatchObject({
+      name: 'Renamed',
+      reply_to: 'replies@acme.test',
+      daily_limit: 25,
+      priority: 7,
+      status: 'active',
+      schedule: { timezone: 'America/New_York' },
+    });
     expect((await updateCampaign(server, key, { id, status: 'archived' })).status).toBe('archived');
     const back = await patch(key, { id, status: 'active' });
     expect(back.status).toBe(409);
@@ -123,10 +162,27 @@ describe('POST /api/outreach/campaigns/{id}/enroll', () => {
 
     const other = await parts();
     const [foreign] = await importLeads(server, other.key, [{ email: 'foreign@x.test' }]);
-    const result = await enroll(server, key, id, [ok!, listed!, domain!, unsub!, archived!, disqualified!, noEmail!, broken!, foreign!.id, ok!]);
-    expect(result).toEqual({ enrolled: 1, skipped: { suppressed: 2, unsubscribed: 1, archived: 2, already_enrolled: 0, no_email: 2, invalid_email: 1 } });
+    const result = await enroll(server, key, id, [
+      ok!,
+      listed!,
+      domain!,
+      unsub!,
+      archived!,
+      disqualified!,
+      noEmail!,
+      broken!,
+      foreign!.id,
+      ok!,
+    ]);
+    expect(result).toEqual({
+      enrolled: 1,
+      skipped: { suppressed: 2, unsubscribed: 1, archived: 2, already_enrolled: 0, no_email: 2, invalid_email: 1 },
+    });
     expect((await enroll(server, key, id, [ok!])).skipped.already_enrolled).toBe(1);
-    expect((await server.request('GET', `/api/outreach/campaigns/${id}`, { key })).body.campaign.progress).toMatchObject({ enrolled: 1, active: 1 });
+    expect((await server.request('GET', `/api/outreach/campaigns/${id}`, { key })).body.campaign.progress).toMatchObject({
+      enrolled: 1,
+      active: 1,
+    });
   });
 
   it('needs a paid plan, takes at most 500 leads, and none into an archived campaign', async () => {
@@ -138,11 +194,17 @@ describe('POST /api/outreach/campaigns/{id}/enroll', () => {
 
     const { key, inbox, sequence } = await parts();
     const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
-    const tooMany = await server.request('POST', `/api/outreach/campaigns/${campaign.id}/enroll`, { key, body: { lead_ids: Array.from({ length: 501 }, () => campaign.id) } });
+    const tooMany = await server.request('POST', `/api/outreach/campaigns/${campaign.id}/enroll`, {
+      key,
+      body: { lead_ids: Array.from({ length: 501 }, () => campaign.id) },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.field).toBe('lead_ids');
     await updateCampaign(server, key, { id: campaign.id, status: 'archived' });
-    const closed = await server.request('POST', `/api/outreach/campaigns/${campaign.id}/enroll`, { key, body: { lead_ids: [campaign.id] } });
+    const closed = await server.request('POST', `/api/outreach/campaigns/${campaign.id}/enroll`, {
+      key,
+      body: { lead_ids: [campaign.id] },
+    });
     expect(closed.status).toBe(409);
     expect(closed.body).toMatchObject({ code: 'conflict', status: 'archived' });
   });

@@ -4,11 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { classify, outOfOfficeUntil, type Classified } from '../../src/outreach/replies/classify.ts';
 
 // The fixtures and where they come from: test/fixtures/mail/README.md.
-const fixture = (name: string) => simpleParser(readFileSync(new URL(`../fixtures/mail/${name}`, import.meta.url)), { keepDeliveryStatus: true });
+const fixture = (name: string) =>
+  simpleParser(readFileSync(new URL(`../fixtures/mail/${name}`, import.meta.url)), { keepDeliveryStatus: true });
 const inline = (head: string, body = 'Thanks, noted.') =>
-  simpleParser(`From: Dana <dana@northwind.example>\r\nTo: sam@outreach.example\r\nDate: Wed, 25 Nov 2026 10:00:00 +0000\r\n${head}\r\n\r\n${body}\r\n`, {
-    keepDeliveryStatus: true,
-  });
+  simpleParser(
+    `From: Dana <dana@northwind.example>\r\nTo: sam@outreach.example\r\nDate: Wed, 25 Nov 2026 10:00:00 +0000\r\n${head}\r\n\r\n${body}\r\n`,
+    {
+      keepDeliveryStatus: true,
+    },
+  );
 
 const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false, fromMailSystem: false } as const;
 const bounce = (bounceType: 'hard' | 'soft', bounceCode: string | null, bouncedEmail: string, refersTo: string[]): Classified => ({
@@ -28,22 +32,60 @@ describe('classify, on messages from real mail systems', () => {
   it.each<[string, string, Classified]>([
     // The address we sent to (Original-Recipient), not the local alias it expanded to (Final-Recipient r@p351355…).
     ['Postfix, user unknown after an alias', 'lhost-postfix-01.eml', bounce('hard', '5.1.1', 'kijitora@example.org', [])],
-    ['Postfix, mailbox full', 'lhost-postfix-63.eml', bounce('soft', '5.2.2', 'neko@nyaaan.example.org', ['<BA77602D-7E1E-4C1B-92C9-4A2324E3E141@example.jp>'])],
-    ['Exim, status in the text only', 'lhost-exim-01.eml', bounce('hard', '5.7.0', 'kijitora@example.ed.jp', ['<E1P1ce6-000Egt-GZ@e1.example.org>'])],
-    ['Sendmail, user unknown', 'lhost-sendmail-01.eml', bounce('hard', '5.1.1', 'userunknown@bouncehammer.jp', ['<E1C50F1B-1C83-4820-BC36-AC6FBFBE8568@example.org>'])],
-    ['Sendmail, given up after 4.4.7', 'lhost-sendmail-08.eml', bounce('soft', '4.4.7', 'neko@example.org', ['<0000000000000000000000000000@example.co.jp>'])],
+    [
+      'Postfix, mailbox full',
+      'lhost-postfix-63.eml',
+      bounce('soft', '5.2.2', 'neko@nyaaan.example.org', ['<BA77602D-7E1E-4C1B-92C9-4A2324E3E141@example.jp>']),
+    ],
+    [
+      'Exim, status in the text only',
+      'lhost-exim-01.eml',
+      bounce('hard', '5.7.0', 'kijitora@example.ed.jp', ['<E1P1ce6-000Egt-GZ@e1.example.org>']),
+    ],
+    [
+      'Sendmail, user unknown',
+      'lhost-sendmail-01.eml',
+      bounce('hard', '5.1.1', 'userunknown@bouncehammer.jp', ['<E1C50F1B-1C83-4820-BC36-AC6FBFBE8568@example.org>']),
+    ],
+    [
+      'Sendmail, given up after 4.4.7',
+      'lhost-sendmail-08.eml',
+      bounce('soft', '4.4.7', 'neko@example.org', ['<0000000000000000000000000000@example.co.jp>']),
+    ],
     [
       'Office 365 with a status part',
       'lhost-office365-11.eml',
-      bounce('hard', '5.1.1', 'kijitora@cr3.neko.nyaan.jp', ['<SLXP216MB0381A4F513CF42F0FCDA0E2FA9250@SLXP216MB0381.KORP216.PROD.OUTLOOK.COM>']),
+      bounce('hard', '5.1.1', 'kijitora@cr3.neko.nyaan.jp', [
+        '<SLXP216MB0381A4F513CF42F0FCDA0E2FA9250@SLXP216MB0381.KORP216.PROD.OUTLOOK.COM>',
+      ]),
     ],
     // Auto-Submitted and Precedence: bulk too, but a report of the mail system is a bounce first.
-    ['Office 365, status in the text only', 'lhost-office365-01.eml', bounce('hard', '5.1.10', 'kijitora@example.com', ['<FFFFFFFF.EEEEEEEE@example.ed.jp>'])],
-    ['Gmail, X-Failed-Recipients and no report part', 'lhost-gmail-01.eml', bounce('hard', '5.1.1', 'userunknown@example.jp', ['<D992C2C3-F175-4C4D-97E2-53A90E4E5BF5@gmail.com>'])],
-    ['AOL, fields with no blank line between recipients', 'rhost-aol-03.eml', bounce('soft', '5.2.2', 'sabineko@example.jp', ['<B4275A84-198A-4453-A5F3-0DB49E352EAD@aol.example.jp>'])],
-    ['McAfee, one field block with the reply code only', 'lhost-mcafee-01.eml', bounce('hard', '550', 'kijitora@example.co.jp', ['<000000000000000000000.shironeko@example.jp>'])],
+    [
+      'Office 365, status in the text only',
+      'lhost-office365-01.eml',
+      bounce('hard', '5.1.10', 'kijitora@example.com', ['<FFFFFFFF.EEEEEEEE@example.ed.jp>']),
+    ],
+    [
+      'Gmail, X-Failed-Recipients and no report part',
+      'lhost-gmail-01.eml',
+      bounce('hard', '5.1.1', 'userunknown@example.jp', ['<D992C2C3-F175-4C4D-97E2-53A90E4E5BF5@gmail.com>']),
+    ],
+    [
+      'AOL, fields with no blank line between recipients',
+      'rhost-aol-03.eml',
+      bounce('soft', '5.2.2', 'sabineko@example.jp', ['<B4275A84-198A-4453-A5F3-0DB49E352EAD@aol.example.jp>']),
+    ],
+    [
+      'McAfee, one field block with the reply code only',
+      'lhost-mcafee-01.eml',
+      bounce('hard', '550', 'kijitora@example.co.jp', ['<000000000000000000000.shironeko@example.jp>']),
+    ],
     // kuroneko@ is the address the message went to; it forwards to kijitora@example.ne.jp, which failed.
-    ['qmail, failure notice', 'lhost-qmail-01.eml', bounce('hard', '5.5.0', 'kuroneko@example.com', ['<000000000.9999999999999.JavaMail.postmaster@mailhub>'])],
+    [
+      'qmail, failure notice',
+      'lhost-qmail-01.eml',
+      bounce('hard', '5.5.0', 'kuroneko@example.com', ['<000000000.9999999999999.JavaMail.postmaster@mailhub>']),
+    ],
   ])('%s is a bounce (%s)', async (_, name, expected) => {
     expect(classify(await fixture(name))).toEqual(expected);
   });
@@ -150,8 +192,12 @@ describe('outOfOfficeUntil', () => {
   });
 
   it('reads a date with no year as the next one to come, and slashes the other way when the US order is out of range', async () => {
-    expect(outOfOfficeUntil(await inline('Subject: Away', 'Back on 5 January.'), new Date('2026-12-20T08:00:00Z'))).toEqual(new Date('2027-01-05T00:00:00Z'));
-    expect(outOfOfficeUntil(await inline('Subject: Away', 'Back on 12/03/2026.'), new Date('2026-02-20T08:00:00Z'))).toEqual(new Date('2026-03-12T00:00:00Z'));
+    expect(outOfOfficeUntil(await inline('Subject: Away', 'Back on 5 January.'), new Date('2026-12-20T08:00:00Z'))).toEqual(
+      new Date('2027-01-05T00:00:00Z'),
+    );
+    expect(outOfOfficeUntil(await inline('Subject: Away', 'Back on 12/03/2026.'), new Date('2026-02-20T08:00:00Z'))).toEqual(
+      new Date('2026-03-12T00:00:00Z'),
+    );
   });
 
   it('reads the subject and own text of auto-replies, not quoted history', async () => {

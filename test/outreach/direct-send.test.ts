@@ -29,7 +29,15 @@ describe('POST /api/outreach/send', () => {
     const res = await send(key, { inbox_id: inbox.id, lead_id: lead!.id, ...message });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [mail] = mailTo(smtp, 'one@x.test');
-    expect(res.body.message).toMatchObject({ status: 'sent', to: 'one@x.test', subject: 'Quick question', inbox_id: inbox.id, lead_id: lead!.id, message_id: mail!.parsed.messageId, sent_at: expect.any(String) });
+    expect(res.body.message).toMatchObject({
+      status: 'sent',
+      to: 'one@x.test',
+      subject: 'Quick question',
+      inbox_id: inbox.id,
+      lead_id: lead!.id,
+      message_id: mail!.parsed.messageId,
+      sent_at: expect.any(String),
+    });
     expect(mail!.parsed.html).toContain('<p>Hi <strong>there</strong></p>');
     expect(mail!.raw).not.toContain('<script>');
     expect(mail!.header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
@@ -83,7 +91,7 @@ describe('POST /api/outreach/send', () => {
     expect(await sent24h(key, inbox.id)).toBe(0);
   });
 
-  it('names the field for bad input, 404s another workspace\'s inbox, and needs a paid plan', async () => {
+  it("names the field for bad input, 404s another workspace's inbox, and needs a paid plan", async () => {
     const { key, inbox } = await sender();
     const both = await send(key, { inbox_id: inbox.id, to: 'a@x.test', lead_id: inbox.id, ...message });
     expect(both.status).toBe(400);

@@ -15,7 +15,10 @@ const smtp = { host: 'smtp.acme.test', port: 587, user: 'sender', password: 'smt
 
 async function createInbox(key: string, extra: Record<string, unknown> = {}) {
   // verify: false: these tests are about figures, not logins (inboxes.test.ts logs in to a real SMTP server).
-  const res = await server.request('POST', '/api/outreach/inboxes', { key, body: { name: 'Figures', from: 'ada@acme.test', smtp, verify: false, ...extra } });
+  const res = await server.request('POST', '/api/outreach/inboxes', {
+    key,
+    body: { name: 'Figures', from: 'ada@acme.test', smtp, verify: false, ...extra },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.inbox;
 }
@@ -38,7 +41,7 @@ async function record(inboxId: string, event: OutreachEvent, count: number, at =
   for (let n = 0; n < count; n++) await recordOutreachEvent([inboxScope(inboxId)], event, at);
 }
 
-describe('an inbox\'s cap', () => {
+describe("an inbox's cap", () => {
   it('ramps from 10 by 5 a day while warming up, to dailyLimit, and starts over when warmup is turned on again', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const inbox = await createInbox(apiKey, { dailyLimit: 22, warmupEnabled: true });
@@ -71,7 +74,7 @@ describe('an inbox\'s cap', () => {
   });
 });
 
-describe('an inbox\'s figures', () => {
+describe("an inbox's figures", () => {
   it('count what was really sent: sends by its slots, the rest from its stats; rates and health follow', async () => {
     const { apiKey } = await createTestWorkspace();
     const inbox = await createInbox(apiKey, { dailyLimit: 100 });
@@ -134,7 +137,7 @@ describe('the bounce guard', () => {
     expect((await listed(apiKey, inbox.id)).sendingPausedAt).toBeNull();
   });
 
-  it('answers not_found for another workspace\'s inbox', async () => {
+  it("answers not_found for another workspace's inbox", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const inbox = await createInbox(theirs.apiKey);
@@ -143,7 +146,7 @@ describe('the bounce guard', () => {
 });
 
 describe('inboxes for the sending engine', () => {
-  it('come with the SMTP password opened, today\'s cap and the pause; another workspace\'s are not found', async () => {
+  it("come with the SMTP password opened, today's cap and the pause; another workspace's are not found", async () => {
     const { apiKey, workspaceId, brandId } = await createTestWorkspace();
     const other = await createTestWorkspace();
     const inbox = await createInbox(apiKey, { from_name: 'Ada Byron', dailyLimit: 60, warmupEnabled: true });

@@ -37,7 +37,13 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((done) => imapRefusing.close(() => done())));
 
 const smtpLogin = (password = 'smtp-pass-1') => ({ host: '127.0.0.1', port: smtp.port, secure: false, user: 'sender', password });
-const inboxBody = (extra: Record<string, unknown> = {}) => ({ name: 'Ada\'s inbox', from: 'ada@acme.test', from_name: 'Ada Byron', smtp: smtpLogin(), ...extra });
+const inboxBody = (extra: Record<string, unknown> = {}) => ({
+  name: "Ada's inbox",
+  from: 'ada@acme.test',
+  from_name: 'Ada Byron',
+  smtp: smtpLogin(),
+  ...extra,
+});
 const storedInbox = (id: string) => mongoose.connection.db!.collection<{ _id: string }>('outreach_inboxes').findOne({ _id: id });
 
 async function createInbox(key: string, extra: Record<string, unknown> = {}) {
@@ -53,7 +59,7 @@ describe('creating an inbox', () => {
     expect(res.status).toBe(201);
     expect(res.body.inbox).toEqual({
       id: expect.any(String),
-      name: 'Ada\'s inbox',
+      name: "Ada's inbox",
       from: 'ada@acme.test',
       from_name: 'Ada Byron',
       brand_id: brandId,
@@ -85,7 +91,7 @@ describe('creating an inbox', () => {
     expect(openSecret(stored.smtp.passwordSealed)).toBe('smtp-pass-1');
   });
 
-  it('answers 400 naming smtp with the server\'s answer when the login is refused, storing nothing', async () => {
+  it("answers 400 naming smtp with the server's answer when the login is refused, storing nothing", async () => {
     const { apiKey } = await createTestWorkspace();
     const res = await server.request('POST', '/api/outreach/inboxes', { key: apiKey, body: inboxBody({ smtp: smtpLogin('wrong') }) });
     expect(res.status).toBe(400);
@@ -103,7 +109,10 @@ describe('creating an inbox', () => {
     expect(refused.body).toMatchObject({ code: 'validation_failed', field: 'imap' });
     expect(refused.body.error).toContain('AUTHENTICATIONFAILED');
 
-    const closed = await server.request('POST', '/api/outreach/inboxes', { key: apiKey, body: inboxBody({ imap: { ...imap, port: await freePort() } }) });
+    const closed = await server.request('POST', '/api/outreach/inboxes', {
+      key: apiKey,
+      body: inboxBody({ imap: { ...imap, port: await freePort() } }),
+    });
     expect(closed.status).toBe(400);
     expect(closed.body).toMatchObject({ code: 'validation_failed', field: 'imap' });
     expect(closed.body.error).toContain('ECONNREFUSED');
@@ -112,7 +121,11 @@ describe('creating an inbox', () => {
   it('stores IMAP settings unverified when verify is false, sealed like the SMTP password', async () => {
     const { apiKey } = await createTestWorkspace();
     const imap = { host: 'imap.acme.test', user: 'ada', password: 'imap-pass-2' };
-    const inbox = await createInbox(apiKey, { imap, verify: false, smtp: { ...smtpLogin('not-checked'), host: 'smtp.acme.test', port: 465, secure: undefined } });
+    const inbox = await createInbox(apiKey, {
+      imap,
+      verify: false,
+      smtp: { ...smtpLogin('not-checked'), host: 'smtp.acme.test', port: 465, secure: undefined },
+    });
     expect(inbox.smtp).toEqual({ host: 'smtp.acme.test', port: 465, secure: true, user: 'sender' });
     expect(inbox.imap).toEqual({ host: 'imap.acme.test', port: 993, secure: true, user: 'ada', mailbox: 'INBOX' });
     const stored = JSON.stringify(await storedInbox(inbox.id));
@@ -121,7 +134,10 @@ describe('creating an inbox', () => {
 
   it('refuses a host the outbound guard refuses, without connecting', async () => {
     const { apiKey } = await createTestWorkspace();
-    const res = await server.request('POST', '/api/outreach/inboxes', { key: apiKey, body: inboxBody({ smtp: { ...smtpLogin(), host: '169.254.169.254' } }) });
+    const res = await server.request('POST', '/api/outreach/inboxes', {
+      key: apiKey,
+      body: inboxBody({ smtp: { ...smtpLogin(), host: '169.254.169.254' } }),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'validation_failed', field: 'smtp.host' });
   });
@@ -144,17 +160,20 @@ describe('creating an inbox', () => {
     }
   });
 
-  it('answers 404 naming brand_id for another workspace\'s brand', async () => {
+  it("answers 404 naming brand_id for another workspace's brand", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
-    const res = await server.request('POST', '/api/outreach/inboxes', { key: mine.apiKey, body: inboxBody({ brand_id: theirs.brandId, verify: false }) });
+    const res = await server.request('POST', '/api/outreach/inboxes', {
+      key: mine.apiKey,
+      body: inboxBody({ brand_id: theirs.brandId, verify: false }),
+    });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'not_found', field: 'brand_id' });
   });
 });
 
 describe('listing inboxes', () => {
-  it('shows the credential\'s brand by default; brand= narrows, brand=all widens', async () => {
+  it("shows the credential's brand by default; brand= narrows, brand=all widens", async () => {
     const workspace: TestWorkspace = await createTestWorkspace();
     const second = (await server.request('POST', '/api/brands', { key: workspace.apiKey, body: { name: 'Second' } })).body.brand.id;
     const inDefault = await createInbox(workspace.apiKey, { verify: false, name: 'Default one' });
@@ -174,7 +193,9 @@ describe('listing inboxes', () => {
     expect(inDefault.brand_id).toBe(workspace.brandId);
     expect(inSecond.brand_id).toBe(second);
 
-    const foreign = await server.request('GET', `/api/outreach/inboxes?brand=${(await createTestWorkspace()).brandId}`, { key: workspace.apiKey });
+    const foreign = await server.request('GET', `/api/outreach/inboxes?brand=${(await createTestWorkspace()).brandId}`, {
+      key: workspace.apiKey,
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.field).toBe('brand');
   });
@@ -204,7 +225,8 @@ describe('changing an inbox', () => {
   it('adds IMAP settings only whole, and removes them with null', async () => {
     const { apiKey } = await createTestWorkspace();
     const inbox = await createInbox(apiKey, { verify: false });
-    const patch = (body: Record<string, unknown>) => server.request('PATCH', `/api/outreach/inboxes/${inbox.id}`, { key: apiKey, body: { verify: false, ...body } });
+    const patch = (body: Record<string, unknown>) =>
+      server.request('PATCH', `/api/outreach/inboxes/${inbox.id}`, { key: apiKey, body: { verify: false, ...body } });
     const partial = await patch({ imap: { host: 'imap.acme.test' } });
     expect(partial.status).toBe(400);
     expect(partial.body.issues.map((issue: { field: string }) => issue.field)).toEqual(['imap.user', 'imap.password']);
@@ -214,15 +236,17 @@ describe('changing an inbox', () => {
     expect((await patch({ imap: null })).body.inbox.imap).toBeNull();
   });
 
-  it('answers 404 for another workspace\'s inbox, on PATCH and DELETE', async () => {
+  it("answers 404 for another workspace's inbox, on PATCH and DELETE", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const inbox = await createInbox(theirs.apiKey, { verify: false });
     for (const id of [inbox.id, randomUUID()]) {
-      expect((await server.request('PATCH', `/api/outreach/inboxes/${id}`, { key: mine.apiKey, body: { name: 'Mine now' } })).status).toBe(404);
+      expect((await server.request('PATCH', `/api/outreach/inboxes/${id}`, { key: mine.apiKey, body: { name: 'Mine now' } })).status).toBe(
+        404,
+      );
       expect((await server.request('DELETE', `/api/outreach/inboxes/${id}`, { key: mine.apiKey })).status).toBe(404);
     }
-    expect((await server.request('GET', '/api/outreach/inboxes', { key: theirs.apiKey })).body.inboxes[0].name).toBe('Ada\'s inbox');
+    expect((await server.request('GET', '/api/outreach/inboxes', { key: theirs.apiKey })).body.inboxes[0].name).toBe("Ada's inbox");
   });
 });
 
@@ -233,7 +257,15 @@ describe('deleting an inbox', () => {
     // A campaign record as the campaigns domain stores one: only its status and inboxes matter here.
     const campaigns = mongoose.connection.db!.collection<{ _id: string; [field: string]: unknown }>('outreach_campaigns');
     const campaignId = randomUUID();
-    await campaigns.insertOne({ _id: campaignId, workspaceId, brandId, name: 'Spring push', status: 'active', sequenceId: randomUUID(), inboxIds: [inbox.id] });
+    await campaigns.insertOne({
+      _id: campaignId,
+      workspaceId,
+      brandId,
+      name: 'Spring push',
+      status: 'active',
+      sequenceId: randomUUID(),
+      inboxIds: [inbox.id],
+    });
 
     const refused = await server.request('DELETE', `/api/outreach/inboxes/${inbox.id}`, { key: apiKey });
     expect(refused.status).toBe(409);

@@ -23,53 +23,92 @@ const leads = ['eager@a.test', 'stop@b.test', 'refer@c.test', 'away@d.test', 'go
 async function workspaceWithReplies(plan: 'starter' | 'pro', user: string) {
   const { apiKey: key } = await createTestWorkspace(plan);
   const from = `${user}@acme.test`;
-  const inbox = await createInbox(server, key, smtp, { from, imap: { host: imap.host, port: imap.port, secure: false, user, password: 'secret' } });
+  const inbox = await createInbox(server, key, smtp, {
+    from,
+    imap: { host: imap.host, port: imap.port, secure: false, user, password: 'secret' },
+  });
   const sequence = await createSequence(server, key, [{ subject: 'Hello', body_html: '<p>Hi</p>' }]);
   const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
-  const stored = await importLeads(server, key, leads.map((email) => ({ email })));
-  await enroll(server, key, campaign.id, stored.map((lead) => lead.id));
+  const stored = await importLeads(
+    server,
+    key,
+    leads.map((email) => ({ email })),
+  );
+  await enroll(
+    server,
+    key,
+    campaign.id,
+    stored.map((lead) => lead.id),
+  );
   await updateCampaign(server, key, { id: campaign.id, status: 'active' });
   await runOutreachPass();
   const answer = (email: string, headers: string[], body: string) => {
     const original = mailTo(smtp, email)[0]!.parsed.messageId!;
-    return imap.append(user, [`From: ${email}`, `To: ${from}`, `In-Reply-To: ${original}`, `Message-ID: <${email.replace('@', '.')}-${user}@x.test>`, ...headers, '', body, ''].join('\r\n'));
+    return imap.append(
+      user,
+      [
+        `From: ${email}`,
+        `To: ${from}`,
+        `In-Reply-To: ${original}`,
+        `Message-ID: <${email.replace('@', '.')}-${user}@x.test>`,
+        ...headers,
+        '',
+        body,
+        '',
+      ].join('\r\n'),
+    );
   };
-  await answer('eager@a.test', ['Subject: Re: Hello', 'Date: Tue, 24 Nov 2026 10:00:00 +0000'], 'Sounds good, can we set up a call on Thursday?');
+  await answer(
+    'eager@a.test',
+    ['Subject: Re: Hello', 'Date: Tue, 24 Nov 2026 10:00:00 +0000'],
+    'Sounds good, can we set up a call on Thursday?',
+  );
   await answer('stop@b.test', ['Subject: Re: Hello', 'Date: Tue, 24 Nov 2026 11:00:00 +0000'], 'Please remove me from your list.');
-  await answer('refer@c.test', ['Subject: Re: Hello', 'Date: Tue, 24 Nov 2026 12:00:00 +0000'], 'I am not the right person, please reach out to dana@c.test instead.');
-  await answer('away@d.test', ['Subject: Automatic reply: Hello', 'Auto-Submitted: auto-replied', 'Date: Tue, 24 Nov 2026 13:00:00 +0000'], 'I am out of the office until Monday.');
+  await answer(
+    'refer@c.test',
+    ['Subject: Re: Hello', 'Date: Tue, 24 Nov 2026 12:00:00 +0000'],
+    'I am not the right person, please reach out to dana@c.test instead.',
+  );
+  await answer(
+    'away@d.test',
+    ['Subject: Automatic reply: Hello', 'Auto-Submitted: auto-replied', 'Date: Tue, 24 Nov 2026 13:00:00 +0000'],
+    'I am out of the office until Monday.',
+  );
   const original = mailTo(smtp, 'gone@e.test')[0]!.parsed.messageId!;
-  await imap.append(user, [
-    'From: Mail Delivery System <MAILER-DAEMON@mx.e.test>',
-    `To: ${from}`,
-    'Subject: Undelivered Mail Returned to Sender',
-    'Date: Tue, 24 Nov 2026 14:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
-    '',
-    '--B',
-    'Content-Type: text/plain',
-    '',
-    'Your message could not be delivered.',
-    '--B',
-    'Content-Type: message/delivery-status',
-    '',
-    'Reporting-MTA: dns; mx.e.test',
-    '',
-    'Final-Recipient: rfc822; gone@e.test',
-    'Action: failed',
-    'Status: 5.1.1',
-    'Diagnostic-Code: smtp; 550 5.1.1 <gone@e.test>: Recipient address rejected: User unknown',
-    '',
-    '--B',
-    'Content-Type: text/rfc822-headers',
-    '',
-    `Message-ID: ${original}`,
-    'Subject: Hello',
-    '',
-    '--B--',
-    '',
-  ].join('\r\n'));
+  await imap.append(
+    user,
+    [
+      'From: Mail Delivery System <MAILER-DAEMON@mx.e.test>',
+      `To: ${from}`,
+      'Subject: Undelivered Mail Returned to Sender',
+      'Date: Tue, 24 Nov 2026 14:00:00 +0000',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
+      '',
+      '--B',
+      'Content-Type: text/plain',
+      '',
+      'Your message could not be delivered.',
+      '--B',
+      'Content-Type: message/delivery-status',
+      '',
+      'Reporting-MTA: dns; mx.e.test',
+      '',
+      'Final-Recipient: rfc822; gone@e.test',
+      'Action: failed',
+      'Status: 5.1.1',
+      'Diagnostic-Code: smtp; 550 5.1.1 <gone@e.test>: Recipient address rejected: User unknown',
+      '',
+      '--B',
+      'Content-Type: text/rfc822-headers',
+      '',
+      `Message-ID: ${original}`,
+      'Subject: Hello',
+      '',
+      '--B--',
+      '',
+    ].join('\r\n'),
+  );
   await readMailboxes();
   await analyzePendingReplies();
   return { key, campaign, leads: stored };
@@ -81,7 +120,9 @@ describe('GET /api/outreach/replies', () => {
     const res = await server.request('GET', '/api/outreach/replies', { key });
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(5);
-    expect(res.body.replies.map((r: { from_email: string; kind: string; sentiment: string | null }) => [r.from_email, r.kind, r.sentiment])).toEqual([
+    expect(
+      res.body.replies.map((r: { from_email: string; kind: string; sentiment: string | null }) => [r.from_email, r.kind, r.sentiment]),
+    ).toEqual([
       ['MAILER-DAEMON@mx.e.test', 'bounce', null],
       ['away@d.test', 'auto_reply', 'ooo'],
       ['refer@c.test', 'reply', 'referral'],
@@ -95,11 +136,17 @@ describe('GET /api/outreach/replies', () => {
     expect(res.body.sentiment).toMatchObject({ analyzed: 3, positive_rate: 1 / 3 });
 
     const positive = await server.request('GET', '/api/outreach/replies?kind=reply&sentiment=positive', { key });
-    expect(positive.body).toMatchObject({ total: 1, replies: [{ from_email: 'eager@a.test' }], counts: { kind: { reply: 3, bounce: 1, auto_reply: 1 } } });
+    expect(positive.body).toMatchObject({
+      total: 1,
+      replies: [{ from_email: 'eager@a.test' }],
+      counts: { kind: { reply: 3, bounce: 1, auto_reply: 1 } },
+    });
 
     // What came back was acted on: the unsubscribe reply and the hard bounce put their addresses on the list.
     const suppressions = await server.request('GET', '/api/outreach/suppressions', { key });
-    expect(suppressions.body.suppressions.map((s: { email: string; reason: string; source: string }) => [s.email, s.reason, s.source]).sort()).toEqual([
+    expect(
+      suppressions.body.suppressions.map((s: { email: string; reason: string; source: string }) => [s.email, s.reason, s.source]).sort(),
+    ).toEqual([
       ['gone@e.test', 'hard_bounce', 'bounce_message'],
       ['stop@b.test', 'unsubscribe', 'reply'],
     ]);
@@ -110,7 +157,8 @@ describe('GET /api/outreach/replies', () => {
     const res = await server.request('GET', '/api/outreach/replies?kind=reply', { key });
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(3);
-    for (const reply of res.body.replies) for (const field of ['sentiment', 'sentiment_score', 'intent', 'summary', 'analyzed_at']) expect(reply).not.toHaveProperty(field);
+    for (const reply of res.body.replies)
+      for (const field of ['sentiment', 'sentiment_score', 'intent', 'summary', 'analyzed_at']) expect(reply).not.toHaveProperty(field);
     expect(res.body).not.toHaveProperty('sentiment');
     expect(res.body.counts).not.toHaveProperty('sentiment');
 

@@ -26,21 +26,35 @@ const replies = () => mongoose.connection.db!.collection<{ _id: string; [field: 
 /** One reply in `user`'s mailbox, read for a Pro workspace's inbox; returns its stored id. */
 async function storedReply(user: string, body: string): Promise<{ id: string; key: string }> {
   const { apiKey: key } = await createTestWorkspace('pro');
-  const inbox = await createInbox(server, key, smtp, { from: `${user}@acme.test`, imap: { host: imap.host, port: imap.port, secure: false, user, password: 'secret' } });
-  await imap.append(user, ['From: Lee <lee@x.test>', `To: ${user}@acme.test`, 'Subject: Re: Hello', `Message-ID: <${user}@x.test>`, '', body, ''].join('\r\n'));
+  const inbox = await createInbox(server, key, smtp, {
+    from: `${user}@acme.test`,
+    imap: { host: imap.host, port: imap.port, secure: false, user, password: 'secret' },
+  });
+  await imap.append(
+    user,
+    ['From: Lee <lee@x.test>', `To: ${user}@acme.test`, 'Subject: Re: Hello', `Message-ID: <${user}@x.test>`, '', body, ''].join('\r\n'),
+  );
   await readMailboxes();
   const reply = await replies().findOne({ inboxId: inbox.id });
   return { id: reply!._id, key };
 }
 
-const answer = (sentiment: string, intent = 'wants a call') => ({ content: JSON.stringify({ sentiment, sentiment_score: 0.4, intent, summary: 'Short summary.' }) });
+const answer = (sentiment: string, intent = 'wants a call') => ({
+  content: JSON.stringify({ sentiment, sentiment_score: 0.4, intent, summary: 'Short summary.' }),
+});
 
 describe('reply sentiment from a model', () => {
-  it('stores the model\'s structured answer, asked with a JSON schema', async () => {
+  it("stores the model's structured answer, asked with a JSON schema", async () => {
     const { id, key } = await storedReply('one', 'Interesting, but we already work with a competitor.');
     model.script(answer('objection', 'uses a competitor'));
     expect(await analyzePendingReplies()).toBeGreaterThanOrEqual(1);
-    expect(await replies().findOne({ _id: id })).toMatchObject({ sentiment: 'objection', sentimentScore: 0.4, intent: 'uses a competitor', summary: 'Short summary.', analyzedBy: 'model:test-model' });
+    expect(await replies().findOne({ _id: id })).toMatchObject({
+      sentiment: 'objection',
+      sentimentScore: 0.4,
+      intent: 'uses a competitor',
+      summary: 'Short summary.',
+      analyzedBy: 'model:test-model',
+    });
     expect(model.requests[0]).toMatchObject({ model: 'test-model', response_format: { type: 'json_schema' } });
     expect(model.requests[0]!.messages.at(-1)!.content).toContain('already work with a competitor');
     const listed = await server.request('GET', '/api/outreach/replies', { key });

@@ -19,10 +19,23 @@ const replies = () => mongoose.connection.db!.collection<{ _id: string; [field: 
 describe('a mailbox reader killed while ingesting', () => {
   it('leaves nothing taken twice and nothing lost: the next read stores the rest', async () => {
     const { apiKey: key } = await createTestWorkspace('starter');
-    const inbox = await createInbox(server, key, smtp, { imap: { host: imap.host, port: imap.port, secure: false, user: 'ada', password: 'secret' } });
+    const inbox = await createInbox(server, key, smtp, {
+      imap: { host: imap.host, port: imap.port, secure: false, user: 'ada', password: 'secret' },
+    });
     const count = 150;
     for (let n = 0; n < count; n++) {
-      await imap.append('ada', [`From: lead${n}@x.test`, 'To: ada@acme.test', `Subject: Reply ${n}`, `Message-ID: <reply-${n}@x.test>`, '', `Answer number ${n}.`, ''].join('\r\n'));
+      await imap.append(
+        'ada',
+        [
+          `From: lead${n}@x.test`,
+          'To: ada@acme.test',
+          `Subject: Reply ${n}`,
+          `Message-ID: <reply-${n}@x.test>`,
+          '',
+          `Answer number ${n}.`,
+          '',
+        ].join('\r\n'),
+      );
     }
 
     const env = { ...process.env, MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, ...outreachEnv };

@@ -5,7 +5,16 @@ import { closeTransports } from '../../src/outreach/sending/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { importLeads } from '../support/leads.ts';
-import { createCampaign, createInbox, createSequence, enroll, getCampaign, mailTo, outreachEnv, updateCampaign } from '../support/outreach.ts';
+import {
+  createCampaign,
+  createInbox,
+  createSequence,
+  enroll,
+  getCampaign,
+  mailTo,
+  outreachEnv,
+  updateCampaign,
+} from '../support/outreach.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 
 const server = useApiServer(outreachEnv);
@@ -21,14 +30,25 @@ const twoSteps = [
   { wait_days: 2, thread_mode: 'reply', subject: '', body_html: '<p>Following up, {{first_name|there}}.</p>' },
 ];
 
-async function startCampaign(options: { plan?: 'starter' | 'pro'; steps?: Array<Record<string, unknown>>; inbox?: Record<string, unknown>; campaign?: Record<string, unknown>; leads: Array<Record<string, unknown>> }) {
+async function startCampaign(options: {
+  plan?: 'starter' | 'pro';
+  steps?: Array<Record<string, unknown>>;
+  inbox?: Record<string, unknown>;
+  campaign?: Record<string, unknown>;
+  leads: Array<Record<string, unknown>>;
+}) {
   const workspace = await createTestWorkspace(options.plan ?? 'starter');
   const key = workspace.apiKey;
   const inbox = await createInbox(server, key, smtp, options.inbox);
   const sequence = await createSequence(server, key, options.steps ?? twoSteps);
   const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id], ...options.campaign });
   const leads = await importLeads(server, key, options.leads);
-  await enroll(server, key, campaign.id, leads.map((lead) => lead.id));
+  await enroll(
+    server,
+    key,
+    campaign.id,
+    leads.map((lead) => lead.id),
+  );
   await updateCampaign(server, key, { id: campaign.id, status: 'active' });
   return { key, inbox, sequence, campaign, leads };
 }
@@ -60,7 +80,14 @@ describe('the sending engine', () => {
     expect(Buffer.from(grace!.header('List-Unsubscribe')!.split('/u/')[1]!.split('.')[0]!, 'base64url').toString()).not.toContain('grace');
 
     const record = await messages().findOne({ to: 'grace@navy.test', step: 0 });
-    expect(record).toMatchObject({ status: 'sent', messageId: grace!.parsed.messageId, campaignId: campaign.id, leadId: stored[0]!.id, variant: 0, attempts: 1 });
+    expect(record).toMatchObject({
+      status: 'sent',
+      messageId: grace!.parsed.messageId,
+      campaignId: campaign.id,
+      leadId: stored[0]!.id,
+      variant: 0,
+      attempts: 1,
+    });
     const lead = await server.request('GET', `/api/leads/${stored[0]!.id}`, { key });
     expect(lead.body.lead.status).toBe('contacted');
 
@@ -68,7 +95,12 @@ describe('the sending engine', () => {
     expect((await runOutreachPass()).sent ?? 0).toBe(0);
     expect(smtp.received).toHaveLength(2);
     const progress = (await getCampaign(server, key, campaign.id)).progress;
-    expect(progress).toMatchObject({ enrolled: 2, active: 2, finished: 0, steps: [{ step: 0, sent: 2, variants: [{ variant: 0, sent: 2 }] }] });
+    expect(progress).toMatchObject({
+      enrolled: 2,
+      active: 2,
+      finished: 0,
+      steps: [{ step: 0, sent: 2, variants: [{ variant: 0, sent: 2 }] }],
+    });
     expect(Date.parse(progress.next_send_at) - Date.parse(record!.sentAt as string)).toBeGreaterThanOrEqual(2 * dayMs - 1000);
 
     clock.advance(2 * dayMs + 60_000);
@@ -85,17 +117,24 @@ describe('the sending engine', () => {
     expect(done.progress).toMatchObject({ enrolled: 2, active: 0, finished: 2, next_send_at: null });
     expect(done.progress.steps.map((s: { sent: number }) => s.sent)).toEqual([2, 2]);
     expect(smtp.received).toHaveLength(4);
-    const completed = await mongoose.connection.db!.collection('events').find({ type: 'outreach.campaign.completed', 'data.id': campaign.id }).toArray();
+    const completed = await mongoose.connection
+      .db!.collection('events')
+      .find({ type: 'outreach.campaign.completed', 'data.id': campaign.id })
+      .toArray();
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data).toMatchObject({ id: campaign.id, status: 'completed' });
   });
 
-  it('sends only inside the schedule window, in the campaign\'s time zone, and moves a wait past a closed day to the next window', async () => {
+  it("sends only inside the schedule window, in the campaign's time zone, and moves a wait past a closed day to the next window", async () => {
     // Saturday 28 November 2026, 10:00 in Berlin (09:00 UTC): the campaign sends Monday to Friday, 9 to 17 Berlin time.
     clock.set(Date.parse('2026-11-28T09:00:00Z'));
     const schedule = { timezone: 'Europe/Berlin', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 };
     const steps = [twoSteps[0]!, { wait_days: 4, subject: 'One more thing', body_html: '<p>Still there?</p>' }];
-    const { key, campaign } = await startCampaign({ steps, campaign: { schedule }, leads: [{ email: 'kay@lab.test', full_name: 'Kay', company: 'Lab' }] });
+    const { key, campaign } = await startCampaign({
+      steps,
+      campaign: { schedule },
+      leads: [{ email: 'kay@lab.test', full_name: 'Kay', company: 'Lab' }],
+    });
 
     expect((await runOutreachPass()).sent ?? 0).toBe(0);
     expect((await getCampaign(server, key, campaign.id)).progress.next_send_at).toBe('2026-11-30T08:00:00.000Z');
@@ -115,15 +154,28 @@ describe('the sending engine', () => {
     expect(mailTo(smtp, 'kay@lab.test').map((mail) => mail.parsed.subject)).toEqual(['Hello Kay', 'One more thing']);
   });
 
-  it('keeps each inbox under its cap over a rolling 24 hours, and rotates across the campaign\'s inboxes', async () => {
+  it("keeps each inbox under its cap over a rolling 24 hours, and rotates across the campaign's inboxes", async () => {
     const workspace = await createTestWorkspace('starter');
     const key = workspace.apiKey;
     const first = await createInbox(server, key, smtp, { dailyLimit: 3 });
-    const second = await createInbox(server, key, smtp, { dailyLimit: 2, from: 'bob@acme.test', smtp: { host: smtp.host, port: smtp.port, secure: false, user: 'second', password: 'secret' } });
+    const second = await createInbox(server, key, smtp, {
+      dailyLimit: 2,
+      from: 'bob@acme.test',
+      smtp: { host: smtp.host, port: smtp.port, secure: false, user: 'second', password: 'secret' },
+    });
     const sequence = await createSequence(server, key, [{ subject: 'Hi', body_html: '<p>Hello</p>' }]);
     const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [first.id, second.id] });
-    const leads = await importLeads(server, key, Array.from({ length: 8 }, (_, i) => ({ email: `lead${i}@cap.test` })));
-    await enroll(server, key, campaign.id, leads.map((lead) => lead.id));
+    const leads = await importLeads(
+      server,
+      key,
+      Array.from({ length: 8 }, (_, i) => ({ email: `lead${i}@cap.test` })),
+    );
+    await enroll(
+      server,
+      key,
+      campaign.id,
+      leads.map((lead) => lead.id),
+    );
     await updateCampaign(server, key, { id: campaign.id, status: 'active' });
 
     const report = await runOutreachPass();
@@ -132,7 +184,10 @@ describe('the sending engine', () => {
     expect(smtp.received.filter((mail) => mail.user === 'second')).toHaveLength(2);
     expect((await runOutreachPass()).sent ?? 0).toBe(0);
     const inboxes = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes;
-    expect(inboxes.map((inbox: { sent24h: number; cap: number }) => [inbox.sent24h, inbox.cap]).sort()).toEqual([[2, 2], [3, 3]]);
+    expect(inboxes.map((inbox: { sent24h: number; cap: number }) => [inbox.sent24h, inbox.cap]).sort()).toEqual([
+      [2, 2],
+      [3, 3],
+    ]);
 
     clock.advance(23 * 3_600_000);
     expect((await runOutreachPass()).sent ?? 0).toBe(0);
@@ -143,7 +198,7 @@ describe('the sending engine', () => {
     expect(new Set(smtp.received.map((mail) => mail.to[0])).size).toBe(8);
   });
 
-  it('sends no more than the campaign\'s daily limit per day in its time zone', async () => {
+  it("sends no more than the campaign's daily limit per day in its time zone", async () => {
     clock.set(Date.parse('2026-11-23T20:00:00Z')); // Monday 21:00 in Berlin
     const { key, campaign } = await startCampaign({
       steps: [{ subject: 'Hi', body_html: '<p>Hello</p>' }],
@@ -158,7 +213,7 @@ describe('the sending engine', () => {
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ enrolled: 5, finished: 4, active: 1 });
   });
 
-  it('ramps a warming inbox\'s cap from 10 by 5 a day', async () => {
+  it("ramps a warming inbox's cap from 10 by 5 a day", async () => {
     const { key, inbox } = await startCampaign({
       inbox: { warmupEnabled: true, dailyLimit: 100 },
       steps: [{ subject: 'Hi', body_html: '<p>Hello</p>' }],
@@ -171,7 +226,9 @@ describe('the sending engine', () => {
     clock.advance(dayMs + 3_600_000); // day 1 of warmup, and the first day's sends out of the count
     await runOutreachPass();
     expect(rampSends()).toBe(25);
-    const [listed] = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes.filter((i: { id: string }) => i.id === inbox.id);
+    const [listed] = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes.filter(
+      (i: { id: string }) => i.id === inbox.id,
+    );
     expect(listed).toMatchObject({ cap: 15, sent24h: 15, warmingUp: true });
   });
 
@@ -192,7 +249,11 @@ describe('the sending engine', () => {
 
   it('gives each lead one A/B version, evenly, and counts sends per version', async () => {
     const steps = [{ subject: 'Version A', body_html: '<p>A</p>', variants: [{ subject: 'Version B', body_html: '<p>B</p>' }] }];
-    const { key, campaign } = await startCampaign({ plan: 'pro', steps, leads: Array.from({ length: 40 }, (_, i) => ({ email: `ab${i}@split.test` })) });
+    const { key, campaign } = await startCampaign({
+      plan: 'pro',
+      steps,
+      leads: Array.from({ length: 40 }, (_, i) => ({ email: `ab${i}@split.test` })),
+    });
     await runOutreachPass();
     const subjects = smtp.received.map((mail) => mail.parsed.subject);
     const a = subjects.filter((s) => s === 'Version A').length;
@@ -200,11 +261,21 @@ describe('the sending engine', () => {
     expect(a).toBeGreaterThan(8);
     expect(a).toBeLessThan(32);
     const [step] = (await getCampaign(server, key, campaign.id)).progress.steps;
-    expect(step).toEqual({ step: 0, sent: 40, variants: [{ variant: 0, sent: a }, { variant: 1, sent: 40 - a }] });
+    expect(step).toEqual({
+      step: 0,
+      sent: 40,
+      variants: [
+        { variant: 0, sent: a },
+        { variant: 1, sent: 40 - a },
+      ],
+    });
   });
 
   it('sends nothing from a paused campaign, and picks up where it stopped when resumed', async () => {
-    const { key, campaign } = await startCampaign({ steps: [{ subject: 'Hi', body_html: '<p>Hello</p>' }], leads: [{ email: 'pause@x.test' }] });
+    const { key, campaign } = await startCampaign({
+      steps: [{ subject: 'Hi', body_html: '<p>Hello</p>' }],
+      leads: [{ email: 'pause@x.test' }],
+    });
     await updateCampaign(server, key, { id: campaign.id, status: 'paused' });
     expect((await runOutreachPass()).sent ?? 0).toBe(0);
     await updateCampaign(server, key, { id: campaign.id, status: 'active' });

@@ -5,7 +5,16 @@ import { closeTransports } from '../../src/outreach/sending/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { importLeads } from '../support/leads.ts';
-import { createCampaign, createInbox, createSequence, enroll, getCampaign, mailTo, outreachEnv, updateCampaign } from '../support/outreach.ts';
+import {
+  createCampaign,
+  createInbox,
+  createSequence,
+  enroll,
+  getCampaign,
+  mailTo,
+  outreachEnv,
+  updateCampaign,
+} from '../support/outreach.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 
 // A small sample for the bounce guard, so a few sends show it working.
@@ -25,10 +34,20 @@ async function campaignFor(emails: string[], steps: Array<Record<string, unknown
   const inbox = await createInbox(server, key, smtp);
   const sequence = await createSequence(server, key, steps);
   const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
-  const leads = await importLeads(server, key, emails.map((email) => ({ email })));
-  await enroll(server, key, campaign.id, leads.map((lead) => lead.id));
+  const leads = await importLeads(
+    server,
+    key,
+    emails.map((email) => ({ email })),
+  );
+  await enroll(
+    server,
+    key,
+    campaign.id,
+    leads.map((lead) => lead.id),
+  );
   await updateCampaign(server, key, { id: campaign.id, status: 'active' });
-  const inboxFigures = async () => (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes.find((i: { id: string }) => i.id === inbox.id);
+  const inboxFigures = async () =>
+    (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes.find((i: { id: string }) => i.id === inbox.id);
   return { key, inbox, campaign, leads, inboxFigures };
 }
 
@@ -51,13 +70,20 @@ describe('temporary failures', () => {
     clock.advance(5 * minute + 1000);
     expect(await runOutreachPass()).toMatchObject({ sent: 1 });
     expect(mailTo(smtp, 'later@x.test')).toHaveLength(1);
-    expect(await collection('outreach_messages').findOne({ to: 'later@x.test' })).toMatchObject({ status: 'sent', attempts: 2, messageId: mailTo(smtp, 'later@x.test')[0]!.parsed.messageId });
+    expect(await collection('outreach_messages').findOne({ to: 'later@x.test' })).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      messageId: mailTo(smtp, 'later@x.test')[0]!.parsed.messageId,
+    });
     expect((await inboxFigures()).sent24h).toBe(1);
   });
 
   it('fails the message after its last attempt, and the lead gets nothing more', async () => {
     smtp.script('never@x.test', 'tempfail');
-    const { key, campaign } = await campaignFor(['never@x.test'], [...oneStep, { wait_days: 1, subject: 'Again', body_html: '<p>Again</p>' }]);
+    const { key, campaign } = await campaignFor(
+      ['never@x.test'],
+      [...oneStep, { wait_days: 1, subject: 'Again', body_html: '<p>Again</p>' }],
+    );
     for (const waitMs of [0, 5 * minute, 30 * minute, 2 * 3_600_000, 6 * 3_600_000]) {
       clock.advance(waitMs + 1000);
       await runOutreachPass();
@@ -83,27 +109,47 @@ describe('permanent refusals', () => {
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ bounced: 1, finished: 1, active: 0 });
   });
 
-  it('pauses an inbox whose bounces pass the guard\'s rate, sends nothing more from it, and resumes on request', async () => {
+  it("pauses an inbox whose bounces pass the guard's rate, sends nothing more from it, and resumes on request", async () => {
     const emails = ['b1@x.test', 'a1@x.test', 'a2@x.test', 'a3@x.test', 'a4@x.test', 'a5@x.test'];
     smtp.script('b1@x.test', 'reject');
     const { key, inbox, inboxFigures } = await campaignFor(emails.slice(0, 4));
     await runOutreachPass();
     const paused = await inboxFigures();
-    expect(paused).toMatchObject({ sent24h: 4, bounceRate24h: 0.25, sendingPausedAt: expect.any(String), sendingPausedReason: expect.stringContaining('1 bounces in 4 sends') });
+    expect(paused).toMatchObject({
+      sent24h: 4,
+      bounceRate24h: 0.25,
+      sendingPausedAt: expect.any(String),
+      sendingPausedReason: expect.stringContaining('1 bounces in 4 sends'),
+    });
     expect(paused.health).toBe(0);
-    const pausedEvents = await mongoose.connection.db!.collection('events').find({ type: 'outreach.inbox.paused', 'data.id': inbox.id }).toArray();
+    const pausedEvents = await mongoose.connection
+      .db!.collection('events')
+      .find({ type: 'outreach.inbox.paused', 'data.id': inbox.id })
+      .toArray();
     expect(pausedEvents).toHaveLength(1);
     expect(pausedEvents[0]!.data).toMatchObject({ id: inbox.id, sendingPausedAt: expect.any(String) });
 
     // Another campaign on the same inbox sends nothing while it is paused.
     const sequence = await createSequence(server, key, oneStep);
     const second = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
-    const more = await importLeads(server, key, emails.slice(4).map((email) => ({ email })));
-    await enroll(server, key, second.id, more.map((lead) => lead.id));
+    const more = await importLeads(
+      server,
+      key,
+      emails.slice(4).map((email) => ({ email })),
+    );
+    await enroll(
+      server,
+      key,
+      second.id,
+      more.map((lead) => lead.id),
+    );
     await updateCampaign(server, key, { id: second.id, status: 'active' });
     await runOutreachPass();
     expect(smtp.received).toHaveLength(3);
-    const direct = await server.request('POST', '/api/outreach/send', { key, body: { inbox_id: inbox.id, to: 'direct@x.test', subject: 'Hi', body_html: '<p>Hi</p>' } });
+    const direct = await server.request('POST', '/api/outreach/send', {
+      key,
+      body: { inbox_id: inbox.id, to: 'direct@x.test', subject: 'Hi', body_html: '<p>Hi</p>' },
+    });
     expect(direct.status).toBe(409);
     expect(direct.body.code).toBe('inbox_paused');
 
@@ -117,7 +163,10 @@ describe('permanent refusals', () => {
 describe('what stops a lead before its next step', () => {
   it('checks the do-not-contact list again at send time, addresses and whole domains', async () => {
     const { key, campaign } = await campaignFor(['late@listed.test', 'Whole@Domain.test', 'fine@x.test']);
-    const added = await server.request('POST', '/api/outreach/suppressions', { key, body: { entries: ['LATE@listed.test', '@domain.test'], reason: 'manual' } });
+    const added = await server.request('POST', '/api/outreach/suppressions', {
+      key,
+      body: { entries: ['LATE@listed.test', '@domain.test'], reason: 'manual' },
+    });
     expect(added.status).toBe(201);
     await runOutreachPass();
     expect(smtp.received.map((mail) => mail.to[0])).toEqual(['fine@x.test']);
@@ -135,14 +184,30 @@ describe('what stops a lead before its next step', () => {
   });
 
   it('reports a step whose send was cut off after its claim, and never sends it again', async () => {
-    const { key, campaign, leads } = await campaignFor(['cut@x.test'], [...oneStep, { wait_days: 0, subject: 'Second', body_html: '<p>Two</p>' }]);
+    const { key, campaign, leads } = await campaignFor(
+      ['cut@x.test'],
+      [...oneStep, { wait_days: 0, subject: 'Second', body_html: '<p>Two</p>' }],
+    );
     // What a worker that died between claiming step 0 and the SMTP answer leaves behind.
     const enrollmentId = `${campaign.id}:${leads[0]!.id}`;
     const claimedAt = new Date(Date.now() - 11 * minute);
     await collection('outreach_messages').insertOne({
-      _id: `${enrollmentId}:0`, workspaceId: (await collection('outreach_campaigns').findOne({ _id: campaign.id }))!.workspaceId, brandId: campaign.brand_id, campaignId: campaign.id,
-      enrollmentId, leadId: leads[0]!.id, inboxId: campaign.inbox_ids[0], step: 0, variant: 0, to: 'cut@x.test', subject: 'Hi', messageId: '<cut@acme.test>',
-      status: 'claimed', attempts: 1, createdAt: claimedAt, updatedAt: claimedAt,
+      _id: `${enrollmentId}:0`,
+      workspaceId: (await collection('outreach_campaigns').findOne({ _id: campaign.id }))!.workspaceId,
+      brandId: campaign.brand_id,
+      campaignId: campaign.id,
+      enrollmentId,
+      leadId: leads[0]!.id,
+      inboxId: campaign.inbox_ids[0],
+      step: 0,
+      variant: 0,
+      to: 'cut@x.test',
+      subject: 'Hi',
+      messageId: '<cut@acme.test>',
+      status: 'claimed',
+      attempts: 1,
+      createdAt: claimedAt,
+      updatedAt: claimedAt,
     });
     expect(await runOutreachPass()).toMatchObject({ interrupted: 1 });
     await runOutreachPass();

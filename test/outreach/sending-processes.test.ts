@@ -7,7 +7,16 @@ import { runOutreachPass, type TickReport } from '../../src/outreach/sending/eng
 import { closeTransports } from '../../src/outreach/sending/mailer.ts';
 import { createTestWorkspace, testSecretsKey, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
-import { createCampaign, createInbox, createSequence, enroll, getCampaign, mailTo, outreachEnv, updateCampaign } from '../support/outreach.ts';
+import {
+  createCampaign,
+  createInbox,
+  createSequence,
+  enroll,
+  getCampaign,
+  mailTo,
+  outreachEnv,
+  updateCampaign,
+} from '../support/outreach.ts';
 import { projectRoot } from '../support/processes.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 
@@ -62,7 +71,11 @@ async function startWorker() {
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const lines = () => stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { report?: TickReport; accepted?: string });
+  const lines = () =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { report?: TickReport; accepted?: string });
   const worker = {
     child,
     stderr: () => stderr,
@@ -95,8 +108,17 @@ async function startCampaign(inboxes: Record<string, number>, emails: string[], 
   }
   const sequence = await createSequence(server, key, steps);
   const created = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: inboxIds, ...campaign });
-  const leads = await importLeads(server, key, emails.map((email) => ({ email })));
-  await enroll(server, key, created.id, leads.map((lead) => lead.id));
+  const leads = await importLeads(
+    server,
+    key,
+    emails.map((email) => ({ email })),
+  );
+  await enroll(
+    server,
+    key,
+    created.id,
+    leads.map((lead) => lead.id),
+  );
   await updateCampaign(server, key, { id: created.id, status: 'active' });
   return { key, campaign: created };
 }
@@ -104,7 +126,7 @@ async function startCampaign(inboxes: Record<string, number>, emails: string[], 
 const messages = () => mongoose.connection.db!.collection<{ _id: string; [field: string]: unknown }>('outreach_messages');
 
 describe('two worker processes sending at once', () => {
-  it('send each lead each step once, and together keep to each inbox\'s cap and the campaign\'s daily limit', async () => {
+  it("send each lead each step once, and together keep to each inbox's cap and the campaign's daily limit", async () => {
     // 16 leads and two steps: 32 sends wanted, more than the 24 the campaign allows a day, and the inboxes
     // allow 15 + 10. Fewer leads than the limit, so step two comes due (and is raced for) within the day.
     // Half the recipients answer RCPT slowly, so each process has sends in flight while the other works
@@ -119,7 +141,12 @@ describe('two worker processes sending at once', () => {
     for (const worker of workers) worker.go();
     expect(await Promise.all(workers.map((worker) => worker.exited)), workers.map((worker) => worker.stderr()).join('\n')).toEqual([0, 0]);
 
-    const received = smtp.received.map((mail) => ({ user: mail.user, to: mail.to.join(), step: stepOf(mail.parsed.subject), messageId: mail.parsed.messageId! }));
+    const received = smtp.received.map((mail) => ({
+      user: mail.user,
+      to: mail.to.join(),
+      step: stepOf(mail.parsed.subject),
+      messageId: mail.parsed.messageId!,
+    }));
     // Both processes sent (the guarantees below held between two senders), and each message came from one of them.
     const [first, second] = workers.map((worker) => worker.accepted());
     expect(first!.length).toBeGreaterThan(0);
@@ -164,7 +191,13 @@ describe('a worker process killed mid-send', () => {
     // While fresh, a claim may be another worker's send under way: skipped; every other lead gets both steps
     // (step two is due as soon as step one went out, within the same pass).
     expect(await runOutreachPass()).toEqual({ claimed_elsewhere: cut.size, sent: 2 * (emails.length - cut.size) });
-    expect((await messages().find({ _id: { $in: ids } }).toArray()).map((record) => record.status)).toEqual(ids.map(() => 'claimed'));
+    expect(
+      (
+        await messages()
+          .find({ _id: { $in: ids } })
+          .toArray()
+      ).map((record) => record.status),
+    ).toEqual(ids.map(() => 'claimed'));
 
     // The engine takes a claim older than 10 minutes for a dead worker's. Rather than wait, the claims are made
     // 11 minutes old, in the database directly.
@@ -174,11 +207,24 @@ describe('a worker process killed mid-send', () => {
     while (reports.at(-1)!.sent && reports.length < 10);
     expect(reports.reduce((sum, report) => sum + (report.interrupted ?? 0), 0)).toBe(cut.size);
 
-    expect((await messages().find({ _id: { $in: ids } }).toArray()).map((record) => record.status)).toEqual(ids.map(() => 'interrupted'));
-    expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ interrupted: cut.size, finished: emails.length, active: 0 });
+    expect(
+      (
+        await messages()
+          .find({ _id: { $in: ids } })
+          .toArray()
+      ).map((record) => record.status),
+    ).toEqual(ids.map(() => 'interrupted'));
+    expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({
+      interrupted: cut.size,
+      finished: emails.length,
+      active: 0,
+    });
     // A cut lead never gets the step it was cut on (it may have gone out) and moves on; every other lead gets each step once.
     for (const email of emails) {
-      expect(mailTo(smtp, email).map((mail) => mail.parsed.subject), email).toEqual(cut.has(email) ? ['Step two'] : ['Step one', 'Step two']);
+      expect(
+        mailTo(smtp, email).map((mail) => mail.parsed.subject),
+        email,
+      ).toEqual(cut.has(email) ? ['Step two'] : ['Step one', 'Step two']);
     }
     // All the SMTP server had to say: the dead worker's connections were reset.
     expect(smtpErrors.filter((code) => code !== 'ECONNRESET' && code !== 'EPIPE')).toEqual([]);

@@ -31,7 +31,10 @@ const scenarios = fc.record({
     }),
     { minLength: 1, maxLength: 3 },
   ),
-  behaviours: fc.array(fc.constantFrom<RecipientBehaviour>('accept', 'accept', 'accept', 'reject', 'tempfail'), { minLength: addresses.length, maxLength: addresses.length }),
+  behaviours: fc.array(fc.constantFrom<RecipientBehaviour>('accept', 'accept', 'accept', 'reject', 'tempfail'), {
+    minLength: addresses.length,
+    maxLength: addresses.length,
+  }),
   listedFirst: fc.subarray([...addresses, '@d0.test', '@d1.test']),
   listedLater: fc.array(fc.record({ beforePass: fc.nat(4), entry: fc.constantFrom(...addresses, '@d2.test') }), { maxLength: 3 }),
   hoursBetweenPasses: fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 2, maxLength: 5 }),
@@ -53,9 +56,19 @@ async function play(scenario: Scenario) {
   const { apiKey: key } = await createTestWorkspace('starter');
   const inboxes: Array<{ id: string }> = [];
   for (const [i, cap] of scenario.inboxCaps.entries()) {
-    inboxes.push(await createInbox(server, key, smtp, { dailyLimit: cap, from: `s${i}@acme.test`, smtp: { host: smtp.host, port: smtp.port, secure: false, user: `s${i}`, password: 'secret' } }));
+    inboxes.push(
+      await createInbox(server, key, smtp, {
+        dailyLimit: cap,
+        from: `s${i}@acme.test`,
+        smtp: { host: smtp.host, port: smtp.port, secure: false, user: `s${i}`, password: 'secret' },
+      }),
+    );
   }
-  const leads = await importLeads(server, key, addresses.map((email) => ({ email })));
+  const leads = await importLeads(
+    server,
+    key,
+    addresses.map((email) => ({ email })),
+  );
   const leadOf = new Map(leads.map((lead) => [lead.email as string, lead.id]));
   const suppress = async (entries: string[]) => {
     if (!entries.length) return;
@@ -65,11 +78,19 @@ async function play(scenario: Scenario) {
   await suppress(scenario.listedFirst);
   const campaignLimits = new Map<string, number>();
   for (const spec of scenario.campaigns) {
-    const steps = [{ subject: 'Hi', body_html: '<p>Hi</p>' }, ...spec.waits.map((wait_days) => ({ wait_days, subject: 'Again', body_html: '<p>Again</p>' }))];
+    const steps = [
+      { subject: 'Hi', body_html: '<p>Hi</p>' },
+      ...spec.waits.map((wait_days) => ({ wait_days, subject: 'Again', body_html: '<p>Again</p>' })),
+    ];
     const sequence = await createSequence(server, key, steps);
     const inboxIds = [...new Set(spec.inboxes.map((i) => inboxes[i % inboxes.length]!.id))];
     const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: inboxIds, daily_limit: spec.dailyLimit });
-    await enroll(server, key, campaign.id, spec.leads.map((email) => leadOf.get(email)!));
+    await enroll(
+      server,
+      key,
+      campaign.id,
+      spec.leads.map((email) => leadOf.get(email)!),
+    );
     await updateCampaign(server, key, { id: campaign.id, status: 'active' });
     campaignLimits.set(campaign.id, spec.dailyLimit);
   }
@@ -95,13 +116,29 @@ async function play(scenario: Scenario) {
   // This scenario's campaigns end here: the next scenario's passes send only its own.
   for (const campaignId of campaignLimits.keys()) await updateCampaign(server, key, { id: campaignId, status: 'archived' });
 
-  const records = mongoose.connection.db!.collection<{ _id: string; messageId: string; campaignId: string; enrollmentId: string; step: number; inboxId: string; sentAt: Date; status: string }>('outreach_messages');
+  const records = mongoose.connection.db!.collection<{
+    _id: string;
+    messageId: string;
+    campaignId: string;
+    enrollmentId: string;
+    step: number;
+    inboxId: string;
+    sentAt: Date;
+    status: string;
+  }>('outreach_messages');
   const sent: Sent[] = [];
   for (const mail of smtp.received) {
     const record = await records.findOne({ messageId: mail.parsed.messageId });
     expect(record, 'every message received has its record').not.toBeNull();
     expect(record!.status).toBe('sent');
-    sent.push({ to: mail.to[0]!, inbox: Number(mail.user.slice(1)), campaignId: record!.campaignId, enrollmentId: record!.enrollmentId, step: record!.step, at: record!.sentAt.getTime() });
+    sent.push({
+      to: mail.to[0]!,
+      inbox: Number(mail.user.slice(1)),
+      campaignId: record!.campaignId,
+      enrollmentId: record!.enrollmentId,
+      step: record!.step,
+      at: record!.sentAt.getTime(),
+    });
   }
   return { sent, inboxCaps: scenario.inboxCaps, campaignLimits };
 }

@@ -31,7 +31,8 @@ describe('rendering a step for a lead', () => {
     const sequence = await storedSequence([
       {
         subject: '{{first_name|there}}, a question for {{company}}',
-        body_html: '<p>Hi {{first_name|there}},</p><p>How is {{title|work}} at <strong>{{company}}</strong> in {{location|your city}}? See <a href="https://{{domain}}/x?a=1&amp;b=2">your site</a>.</p>',
+        body_html:
+          '<p>Hi {{first_name|there}},</p><p>How is {{title|work}} at <strong>{{company}}</strong> in {{location|your city}}? See <a href="https://{{domain}}/x?a=1&amp;b=2">your site</a>.</p>',
       },
     ]);
     expect(renderStep(sequence, 0, 0, lead())).toEqual({
@@ -59,7 +60,11 @@ describe('rendering a step for a lead', () => {
       { subject: 'New angle, {{first_name}}', body_html: 'Third', wait_days: 5 },
       { body_html: 'Last bump', thread_mode: 'reply', wait_days: 2 },
     ]);
-    expect(renderStep(sequence, 1, 0, lead())).toMatchObject({ subject: 'Re: Intro for Analytical & Co <Ltd>', html: 'Bump', text: 'Bump' });
+    expect(renderStep(sequence, 1, 0, lead())).toMatchObject({
+      subject: 'Re: Intro for Analytical & Co <Ltd>',
+      html: 'Bump',
+      text: 'Bump',
+    });
     expect(renderStep(sequence, 1, 0, lead({ company: null }))).toMatchObject({ subject: 'Re: Intro for you' });
     expect(renderStep(sequence, 3, 0, lead())).toMatchObject({ subject: 'Re: New angle, Ada' });
     expect(renderStep(sequence, 3, 0, lead({ full_name: null }))).toEqual({ skipped: 'missing first_name' });
@@ -67,7 +72,14 @@ describe('rendering a step for a lead', () => {
 
   it('renders the version asked for, and a reply follows the version the lead got of the opening step', async () => {
     const sequence = await storedSequence([
-      { subject: 'A', body_html: 'Body A', variants: [{ subject: 'B', body_html: 'Body B' }, { subject: 'C', body_html: 'Body C' }] },
+      {
+        subject: 'A',
+        body_html: 'Body A',
+        variants: [
+          { subject: 'B', body_html: 'Body B' },
+          { subject: 'C', body_html: 'Body C' },
+        ],
+      },
       { body_html: 'Bump', thread_mode: 'reply', wait_days: 1 },
     ]);
     expect(renderStep(sequence, 0, 2, lead())).toMatchObject({ subject: 'C', html: 'Body C' });
@@ -80,9 +92,17 @@ describe('rendering a step for a lead', () => {
     }
   });
 
-  it('spreads leads evenly and deterministically over a step\'s versions', async () => {
+  it("spreads leads evenly and deterministically over a step's versions", async () => {
     const sequence = await storedSequence([
-      { subject: 'A', body_html: 'A', variants: [{ subject: 'B', body_html: 'B' }, { subject: 'C', body_html: 'C' }, { subject: 'D', body_html: 'D' }] },
+      {
+        subject: 'A',
+        body_html: 'A',
+        variants: [
+          { subject: 'B', body_html: 'B' },
+          { subject: 'C', body_html: 'C' },
+          { subject: 'D', body_html: 'D' },
+        ],
+      },
       { subject: 'Plain', body_html: 'No variants', wait_days: 1 },
     ]);
     const [withVariants, plain] = sequence.steps;
@@ -100,9 +120,11 @@ describe('rendering a step for a lead', () => {
   });
 
   it('writes the text part from the HTML', () => {
-    expect(plainText('<p>One &amp; <strong>two</strong></p><p>Three<br />four   five</p><a href="mailto:a@b.test">a@b.test</a> <a href="https://x.test">https://x.test</a>')).toBe(
-      'One & two\n\nThree\nfour five\n\na@b.test https://x.test',
-    );
+    expect(
+      plainText(
+        '<p>One &amp; <strong>two</strong></p><p>Three<br />four   five</p><a href="mailto:a@b.test">a@b.test</a> <a href="https://x.test">https://x.test</a>',
+      ),
+    ).toBe('One & two\n\nThree\nfour five\n\na@b.test https://x.test');
   });
 
   it('answers not_found for a sequence the workspace does not have', async () => {

@@ -23,10 +23,13 @@ const refusedField = async (key: string, body: unknown) => {
   expect(res.body.code).toBe('validation_failed');
   return res.body.field as string;
 };
-const withStep = (index: number, step: Record<string, unknown>) => ({ name: 'S', steps: valid.steps.map((s, i) => (i === index ? { ...s, ...step } : s)) });
+const withStep = (index: number, step: Record<string, unknown>) => ({
+  name: 'S',
+  steps: valid.steps.map((s, i) => (i === index ? { ...s, ...step } : s)),
+});
 
 describe('sequences', () => {
-  it('creates a sequence (200, defaults filled in) under the credential\'s brand', async () => {
+  it("creates a sequence (200, defaults filled in) under the credential's brand", async () => {
     const { apiKey, brandId } = await createTestWorkspace();
     const sequence = await created(apiKey);
     expect(sequence).toEqual({
@@ -43,21 +46,25 @@ describe('sequences', () => {
     });
   });
 
-  it('lists the credential\'s brand by default, one brand or all with brand=', async () => {
+  it("lists the credential's brand by default, one brand or all with brand=", async () => {
     const workspace = await createTestWorkspace();
     const second = (await server.request('POST', '/api/brands', { key: workspace.apiKey, body: { name: 'Second' } })).body.brand.id;
     const bound = (await createOwnerKey(workspace.workspaceId, 'bound', ['read', 'write'], second)).apiKey;
     const mine = await created(workspace.apiKey, { ...valid, name: 'Default brand' });
     const theirs = await created(bound, { ...valid, name: 'Second brand' });
     const explicit = await created(workspace.apiKey, { ...valid, name: 'Asked for', brand_id: second });
-    const names = async (query: string, key = workspace.apiKey) => (await server.request('GET', `${path}${query}`, { key })).body.sequences.map((s: { name: string }) => s.name);
+    const names = async (query: string, key = workspace.apiKey) =>
+      (await server.request('GET', `${path}${query}`, { key })).body.sequences.map((s: { name: string }) => s.name);
     expect(theirs.brand_id).toBe(second);
     expect(await names('')).toEqual([mine.name]);
     expect(await names('', bound)).toEqual([explicit.name, theirs.name]);
     expect(await names('?brand=all')).toEqual([explicit.name, theirs.name, mine.name]);
     expect(await names(`?brand=${workspace.brandId}`, bound)).toEqual([mine.name]);
     const foreign = (await createTestWorkspace()).brandId;
-    expect((await server.request('GET', `${path}?brand=${foreign}`, { key: workspace.apiKey })).body).toMatchObject({ code: 'not_found', field: 'brand' });
+    expect((await server.request('GET', `${path}?brand=${foreign}`, { key: workspace.apiKey })).body).toMatchObject({
+      code: 'not_found',
+      field: 'brand',
+    });
     expect((await create(workspace.apiKey, { ...valid, brand_id: foreign })).body).toMatchObject({ code: 'not_found', field: 'brand_id' });
   });
 
@@ -69,7 +76,9 @@ describe('sequences', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body.sequence).toMatchObject({ name: 'Renamed', description: null, steps: sequence.steps });
     const resteps = await patch(sequence.id, { steps: [{ subject: 'Only one', body_html: 'Plain text body' }] });
-    expect(resteps.body.sequence.steps).toEqual([{ subject: 'Only one', body_html: 'Plain text body', wait_days: 0, thread_mode: 'new', variants: [] }]);
+    expect(resteps.body.sequence.steps).toEqual([
+      { subject: 'Only one', body_html: 'Plain text body', wait_days: 0, thread_mode: 'new', variants: [] },
+    ]);
     expect(resteps.body.sequence.name).toBe('Renamed');
     expect((await patch(sequence.id, {})).body).toMatchObject({ code: 'validation_failed', field: 'name' });
     expect((await patch(sequence.id, { steps: [{ ...opener, wait_days: 2 }] })).body.field).toBe('steps.0.wait_days');
@@ -117,8 +126,12 @@ describe('sequences', () => {
     expect((await create(apiKey, { ...valid, name: 'n'.repeat(120), description: 'd'.repeat(500) })).status).toBe(200);
     expect(await refusedField(apiKey, { ...valid, description: 'd'.repeat(501) })).toBe('description');
     expect(await refusedField(apiKey, { name: 'S', steps: [] })).toBe('steps');
-    expect(await refusedField(apiKey, { name: 'S', steps: [step, ...Array.from({ length: 10 }, () => ({ ...step, wait_days: 1 }))] })).toBe('steps');
-    expect((await create(apiKey, { name: 'S', steps: [step, ...Array.from({ length: 9 }, () => ({ ...step, wait_days: 90 }))] })).status).toBe(200);
+    expect(await refusedField(apiKey, { name: 'S', steps: [step, ...Array.from({ length: 10 }, () => ({ ...step, wait_days: 1 }))] })).toBe(
+      'steps',
+    );
+    expect(
+      (await create(apiKey, { name: 'S', steps: [step, ...Array.from({ length: 9 }, () => ({ ...step, wait_days: 90 }))] })).status,
+    ).toBe(200);
     expect(await refusedField(apiKey, withStep(0, { subject: 's'.repeat(301) }))).toBe('steps.0.subject');
     expect(await refusedField(apiKey, withStep(0, { subject: '' }))).toBe('steps.0.subject');
     expect(await refusedField(apiKey, withStep(0, { subject: 'Two\nlines' }))).toBe('steps.0.subject');
@@ -134,7 +147,9 @@ describe('sequences', () => {
     expect(await refusedField(apiKey, { ...three, steps: [step, step, { ...step, wait_days: -1 }] })).toBe('steps.2.wait_days');
     expect(await refusedField(apiKey, { ...three, steps: [step, step, { ...step, wait_days: 1.5 }] })).toBe('steps.2.wait_days');
     expect(await refusedField(apiKey, withStep(0, { variants: Array.from({ length: 5 }, () => step) }))).toBe('steps.0.variants');
-    expect(await refusedField(apiKey, withStep(0, { variants: [step, { subject: '', body_html: 'x' }] }))).toBe('steps.0.variants.1.subject');
+    expect(await refusedField(apiKey, withStep(0, { variants: [step, { subject: '', body_html: 'x' }] }))).toBe(
+      'steps.0.variants.1.subject',
+    );
     expect(await refusedField(apiKey, withStep(1, { variants: [{ subject: 'x', body_html: 'y' }] }))).toBe('steps.1.variants.0.subject');
     expect(await refusedField(apiKey, withStep(0, { variants: [{ subject: 'x' }] }))).toBe('steps.0.variants.0.body_html');
     expect(await refusedField(apiKey, withStep(1, { colour: 'red' }))).toBe('steps.1.colour');
@@ -167,7 +182,9 @@ describe('sequences', () => {
     expect(await refusedField(apiKey, withStep(0, { subject: 'Hi {{First_Name}}' }))).toBe('steps.0.subject');
     expect(await refusedField(apiKey, withStep(0, { body_html: 'Hi {{first_name|a|b}}' }))).toBe('steps.0.body_html');
     expect(await refusedField(apiKey, withStep(0, { body_html: 'Hi {{}}' }))).toBe('steps.0.body_html');
-    expect(await refusedField(apiKey, withStep(0, { variants: [{ subject: 'ok', body_html: '{{unknown|x}}' }] }))).toBe('steps.0.variants.0.body_html');
+    expect(await refusedField(apiKey, withStep(0, { variants: [{ subject: 'ok', body_html: '{{unknown|x}}' }] }))).toBe(
+      'steps.0.variants.0.body_html',
+    );
     const res = await create(apiKey, withStep(1, { body_html: 'Hi {{last_name}}' }));
     expect(res.body.error).toContain('unknown merge variable {{last_name}}');
   });

@@ -7,7 +7,16 @@ import { updateWorkspace } from '../../src/workspaces/workspace.service.ts';
 import { createOwnerKey, createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { importLeads } from '../support/leads.ts';
-import { createCampaign, createInbox, createSequence, enroll, mailTo, outreachEnv, unsubscribePath, updateCampaign } from '../support/outreach.ts';
+import {
+  createCampaign,
+  createInbox,
+  createSequence,
+  enroll,
+  mailTo,
+  outreachEnv,
+  unsubscribePath,
+  updateCampaign,
+} from '../support/outreach.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 
 const server = useApiServer(outreachEnv);
@@ -30,7 +39,7 @@ async function stats(key: string, query = '') {
 const site = (path: string, init: RequestInit = {}) => fetch(`${server.baseUrl}${path}`, init);
 
 describe('GET /api/outreach/stats', () => {
-  it('counts each send in the calendar day of the workspace\'s time zone, with labels, totals and rates', async () => {
+  it("counts each send in the calendar day of the workspace's time zone, with labels, totals and rates", async () => {
     // Tuesday 16 June 2026, 23:30 in New York (03:30 UTC on the 17th).
     clock.set(Date.parse('2026-06-17T03:30:00Z'));
     const { apiKey: key, workspaceId } = await createTestWorkspace('starter');
@@ -40,7 +49,12 @@ describe('GET /api/outreach/stats', () => {
     const campaign = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id], track_opens: true });
     smtp.script('gone@ny.test', 'reject');
     const first = await importLeads(server, key, [{ email: 'ann@ny.test' }, { email: 'bob@ny.test' }, { email: 'gone@ny.test' }]);
-    await enroll(server, key, campaign.id, first.map((lead) => lead.id));
+    await enroll(
+      server,
+      key,
+      campaign.id,
+      first.map((lead) => lead.id),
+    );
     await updateCampaign(server, key, { id: campaign.id, status: 'active' });
     await runOutreachPass();
     expect(smtp.received).toHaveLength(2);
@@ -51,7 +65,12 @@ describe('GET /api/outreach/stats', () => {
     // Wednesday 17 June, 00:30 in New York: still the 17th in UTC, the next day locally.
     clock.set(Date.parse('2026-06-17T04:30:00Z'));
     const second = await importLeads(server, key, [{ email: 'cy@ny.test' }, { email: 'di@ny.test' }]);
-    await enroll(server, key, campaign.id, second.map((lead) => lead.id));
+    await enroll(
+      server,
+      key,
+      campaign.id,
+      second.map((lead) => lead.id),
+    );
     await runOutreachPass();
     expect(smtp.received).toHaveLength(4);
     const unsubscribed = await site(unsubscribePath(mailTo(smtp, 'bob@ny.test')[0]!), {
@@ -97,10 +116,18 @@ describe('GET /api/outreach/stats', () => {
     const later = await stats(key);
     expect(later.days.map((day) => day.date)).toEqual(Array.from({ length: 14 }, (_, n) => `2026-06-${String(17 + n).padStart(2, '0')}`));
     expect(later.days[0]).toMatchObject({ label: 'Wed 17', sent: 2 });
-    expect(later.totals).toMatchObject({ sent14d: 2, bounced14d: 0, opened14d: 0, unsub14d: 1, unsubRate14d: 0.5, bounceRate14d: 0, sent24h: 0 });
+    expect(later.totals).toMatchObject({
+      sent14d: 2,
+      bounced14d: 0,
+      opened14d: 0,
+      unsub14d: 1,
+      unsubRate14d: 0.5,
+      bounceRate14d: 0,
+      sent24h: 0,
+    });
   });
 
-  it('narrows to a brand\'s inboxes and campaigns, counts caps of unpaused inboxes and enrollments still going', async () => {
+  it("narrows to a brand's inboxes and campaigns, counts caps of unpaused inboxes and enrollments still going", async () => {
     clock.set(Date.parse('2026-06-20T12:00:00Z')); // a Saturday
     const { apiKey: key, workspaceId } = await createTestWorkspace('starter');
     const eu = (await server.request('POST', '/api/brands', { key, body: { name: 'Outbound EU' } })).body.brand.id as string;
@@ -108,11 +135,19 @@ describe('GET /api/outreach/stats', () => {
     // The default brand: a sending inbox, and one that sends once directly and is then paused.
     const main = await createInbox(server, key, smtp);
     const spare = await createInbox(server, key, smtp, { name: 'Spare', dailyLimit: 300 });
-    const direct = await server.request('POST', '/api/outreach/send', { key, body: { inbox_id: spare.id, to: 'direct@x.test', subject: 'Hi', body_html: '<p>Hi</p>' } });
+    const direct = await server.request('POST', '/api/outreach/send', {
+      key,
+      body: { inbox_id: spare.id, to: 'direct@x.test', subject: 'Hi', body_html: '<p>Hi</p>' },
+    });
     expect(direct.status, JSON.stringify(direct.body)).toBe(200);
     expect((await server.request('PATCH', `/api/outreach/inboxes/${spare.id}`, { key, body: { paused: true } })).status).toBe(200);
     const sequence = await createSequence(server, key, twoSteps);
-    const leads = await importLeads(server, key, [{ email: 'l1@x.test' }, { email: 'l2@x.test' }, { email: 'l3@x.test' }, { email: 'l4@x.test' }]);
+    const leads = await importLeads(server, key, [
+      { email: 'l1@x.test' },
+      { email: 'l2@x.test' },
+      { email: 'l3@x.test' },
+      { email: 'l4@x.test' },
+    ]);
     const running = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [main.id] });
     await enroll(server, key, running.id, [leads[0]!.id, leads[1]!.id]);
     await updateCampaign(server, key, { id: running.id, status: 'active' });
@@ -150,9 +185,17 @@ describe('GET /api/outreach/stats', () => {
     expect(foreign.body).toMatchObject({ code: 'not_found', field: 'brand' });
 
     // The same on GraphQL and tRPC.
-    const graphql = await server.request('POST', '/graphql', { key, body: { query: `{ outreachStatsGet(brand: "all") { totals { capToday activeEnrollments } days { date label sent } } }` } });
-    expect(graphql.body.data?.outreachStatsGet, JSON.stringify(graphql.body)).toMatchObject({ totals: { capToday: 510, activeEnrollments: 3 }, days: expect.arrayContaining([{ date: '2026-06-20', label: 'Sat 20', sent: 3 }]) });
-    const trpc = await server.request('GET', `/trpc/outreach.stats.get?input=${encodeURIComponent(JSON.stringify({ brand: eu }))}`, { key });
+    const graphql = await server.request('POST', '/graphql', {
+      key,
+      body: { query: `{ outreachStatsGet(brand: "all") { totals { capToday activeEnrollments } days { date label sent } } }` },
+    });
+    expect(graphql.body.data?.outreachStatsGet, JSON.stringify(graphql.body)).toMatchObject({
+      totals: { capToday: 510, activeEnrollments: 3 },
+      days: expect.arrayContaining([{ date: '2026-06-20', label: 'Sat 20', sent: 3 }]),
+    });
+    const trpc = await server.request('GET', `/trpc/outreach.stats.get?input=${encodeURIComponent(JSON.stringify({ brand: eu }))}`, {
+      key,
+    });
     expect(trpc.body.result.data.totals).toEqual(euStats.totals);
     await updateCampaign(server, key, { id: running.id, status: 'archived' });
   });
@@ -169,10 +212,18 @@ describe('local days from hourly buckets', () => {
     const scope = `test:${randomUUID()}`;
     // New York, 1 November 2026: clocks go back at 02:00, the day has 25 hours (04:00 UTC to 05:00 UTC the next day).
     await count(scope, '2026-11-01T03:50:00Z', '2026-11-01T04:10:00Z', '2026-11-02T04:50:00Z', '2026-11-02T05:10:00Z');
-    expect(await sentByDay(scope, 'America/New_York', '2026-11-02T12:00:00Z', 3)).toEqual({ '2026-10-31': 1, '2026-11-01': 2, '2026-11-02': 1 });
+    expect(await sentByDay(scope, 'America/New_York', '2026-11-02T12:00:00Z', 3)).toEqual({
+      '2026-10-31': 1,
+      '2026-11-01': 2,
+      '2026-11-02': 1,
+    });
     // 8 March 2026: clocks go forward, the day has 23 hours (05:00 UTC to 04:00 UTC the next day).
     await count(scope, '2026-03-08T04:50:00Z', '2026-03-08T05:10:00Z', '2026-03-09T03:50:00Z', '2026-03-09T04:10:00Z');
-    expect(await sentByDay(scope, 'America/New_York', '2026-03-09T12:00:00Z', 3)).toEqual({ '2026-03-07': 1, '2026-03-08': 2, '2026-03-09': 1 });
+    expect(await sentByDay(scope, 'America/New_York', '2026-03-09T12:00:00Z', 3)).toEqual({
+      '2026-03-07': 1,
+      '2026-03-08': 2,
+      '2026-03-09': 1,
+    });
   });
 
   it('counts an hour of a half-hour zone in the local day it starts in', async () => {

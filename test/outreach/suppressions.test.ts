@@ -29,7 +29,14 @@ describe('the do-not-contact list', () => {
     expect(await add(apiKey, ['bob@beta.test'])).toEqual({ added: 1, existing: 0 });
     const listed = await list(apiKey);
     expect(listed.total).toBe(3);
-    expect(listed.suppressions[0]).toEqual({ id: expect.any(String), email: 'bob@beta.test', domain: 'beta.test', reason: 'manual', source: 'api', created_at: expect.any(String) });
+    expect(listed.suppressions[0]).toEqual({
+      id: expect.any(String),
+      email: 'bob@beta.test',
+      domain: 'beta.test',
+      reason: 'manual',
+      source: 'api',
+      created_at: expect.any(String),
+    });
     // One call stores its entries at one instant; a whole-domain entry has no email.
     const byDomain = Object.fromEntries(listed.suppressions.slice(1).map((s) => [s.domain, [s.email, s.reason]]));
     expect(byDomain).toEqual({ 'acme.test': ['ada@acme.test', 'complaint'], 'spam.test': [null, 'complaint'] });
@@ -71,7 +78,7 @@ describe('the do-not-contact list', () => {
     expect(await isSuppressed(other.workspaceId, 'anyone@whole-domain.test')).toBeNull();
   });
 
-  it('checks an address with two reads by primary key: its own entry\'s id and its domain\'s', async () => {
+  it("checks an address with two reads by primary key: its own entry's id and its domain's", async () => {
     const { workspaceId } = await createTestWorkspace();
     const reads: unknown[] = [];
     mongoose.set('debug', (collection: string, method: string, filter: unknown) => reads.push({ collection, method, filter }));
@@ -96,7 +103,7 @@ describe('the do-not-contact list', () => {
     await expect(suppressAddress(workspaceId, 'not an address', 'manual', 'api')).rejects.toMatchObject({ code: 'validation_failed' });
   });
 
-  it('removes entries by id and by entry, leaving other workspaces\' alone', async () => {
+  it("removes entries by id and by entry, leaving other workspaces' alone", async () => {
     const workspace = await createTestWorkspace();
     const other = await createTestWorkspace();
     await add(workspace.apiKey, ['a@x.test', 'b@x.test', '@y.test', 'c@x.test']);
@@ -107,7 +114,10 @@ describe('the do-not-contact list', () => {
     const byId = await server.request('DELETE', path, { key: workspace.apiKey, body: { ids: [ids['a@x.test'], theirs] } });
     expect(byId.status).toBe(200);
     expect(byId.body).toEqual({ deleted: 1 });
-    const byEntry = await server.request('DELETE', path, { key: workspace.apiKey, body: { emails: ['B@X.test', '@Y.test', 'never@x.test'] } });
+    const byEntry = await server.request('DELETE', path, {
+      key: workspace.apiKey,
+      body: { emails: ['B@X.test', '@Y.test', 'never@x.test'] },
+    });
     expect(byEntry.body).toEqual({ deleted: 2 });
     expect(entriesOf(await list(workspace.apiKey))).toEqual(['c@x.test']);
     expect((await list(other.apiKey)).total).toBe(1);
@@ -139,7 +149,10 @@ describe('the do-not-contact list', () => {
     const writer = await workspace.keyWith('write');
     expect((await server.request('GET', path)).status).toBe(401);
     expect((await server.request('GET', path, { key: writer })).body).toMatchObject({ code: 'missing_permission', permission: 'read' });
-    expect((await server.request('POST', path, { key: reader, body: { entries: ['a@x.test'] } })).body).toMatchObject({ code: 'missing_permission', permission: 'write' });
+    expect((await server.request('POST', path, { key: reader, body: { entries: ['a@x.test'] } })).body).toMatchObject({
+      code: 'missing_permission',
+      permission: 'write',
+    });
     expect((await server.request('DELETE', path, { key: reader, body: { ids: [crypto.randomUUID()] } })).status).toBe(403);
     await add(writer, ['a@x.test']);
     expect((await list(reader)).total).toBe(1);
@@ -147,11 +160,15 @@ describe('the do-not-contact list', () => {
 });
 
 describe('the CSV download', () => {
-  const download = (query: string, key?: string) => fetch(`${server.baseUrl}${path}?${query}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  const download = (query: string, key?: string) =>
+    fetch(`${server.baseUrl}${path}?${query}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
 
   it('streams the whole list, more rows than a page holds, as an attachment a CSV parser reads back', async () => {
     const { apiKey } = await createTestWorkspace();
-    await add(apiKey, Array.from({ length: 620 }, (_, i) => `person${i}@acme.test`));
+    await add(
+      apiKey,
+      Array.from({ length: 620 }, (_, i) => `person${i}@acme.test`),
+    );
     clock.advance(1000);
     await add(apiKey, ['@whole.test'], 'complaint');
     const res = await download('format=csv', apiKey);
@@ -171,7 +188,9 @@ describe('the CSV download', () => {
 
   it('filters with q, and answers an empty list with the header alone', async () => {
     const { apiKey } = await createTestWorkspace();
-    expect(parseCsv(await (await download('format=csv', apiKey)).text())).toEqual([['id', 'email', 'domain', 'reason', 'source', 'created_at']]);
+    expect(parseCsv(await (await download('format=csv', apiKey)).text())).toEqual([
+      ['id', 'email', 'domain', 'reason', 'source', 'created_at'],
+    ]);
     await add(apiKey, ['a@acme.test', 'b@beta.test']);
     const rows = parseCsv(await (await download('format=csv&q=BETA', apiKey)).text());
     expect(rows.slice(1).map((row) => row[1])).toEqual(['b@beta.test']);
@@ -192,7 +211,10 @@ describe('the CSV download', () => {
 
   it('is a REST download: GraphQL answers 400 naming format, and documents it in /openapi.json', async () => {
     const { apiKey } = await createTestWorkspace();
-    const graphql = await server.request('POST', '/graphql', { key: apiKey, body: { query: '{ outreachSuppressionsList(format: csv) { total } }' } });
+    const graphql = await server.request('POST', '/graphql', {
+      key: apiKey,
+      body: { query: '{ outreachSuppressionsList(format: csv) { total } }' },
+    });
     expect(graphql.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'format' });
     const document = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
     const listing = document.paths[path].get;

@@ -5,7 +5,17 @@ import { closeTransports } from '../../src/outreach/sending/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { importLeads } from '../support/leads.ts';
-import { createCampaign, createInbox, createSequence, enroll, getCampaign, mailTo, outreachEnv, unsubscribePath, updateCampaign } from '../support/outreach.ts';
+import {
+  createCampaign,
+  createInbox,
+  createSequence,
+  enroll,
+  getCampaign,
+  mailTo,
+  outreachEnv,
+  unsubscribePath,
+  updateCampaign,
+} from '../support/outreach.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 
 const server = useApiServer(outreachEnv);
@@ -64,9 +74,13 @@ describe('one-click unsubscribe', () => {
     const list = (await server.request('GET', '/api/outreach/suppressions', { key })).body;
     expect(list).toMatchObject({ total: 1, suppressions: [{ email: 'leaving@x.test', reason: 'unsubscribe' }] });
     expect((await server.request('GET', `/api/leads/${lead.id}`, { key })).body.lead.unsubscribed_at).toEqual(expect.any(String));
-    for (const campaign of campaigns) expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ unsubscribed: 1, active: 0 });
+    for (const campaign of campaigns)
+      expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ unsubscribed: 1, active: 0 });
     // One event, however often the link is used, with the lead as its GET answers it.
-    const events = await mongoose.connection.db!.collection('events').find({ type: 'outreach.lead.unsubscribed', 'data.id': lead.id }).toArray();
+    const events = await mongoose.connection
+      .db!.collection('events')
+      .find({ type: 'outreach.lead.unsubscribed', 'data.id': lead.id })
+      .toArray();
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ id: lead.id, email: 'leaving@x.test', unsubscribed_at: expect.any(String) });
 
@@ -99,7 +113,9 @@ describe('open tracking', () => {
     const record = await mongoose.connection.db!.collection('outreach_messages').findOne({ messageId: mail.parsed.messageId });
     expect(record!.openedAt).toEqual(expect.any(Date));
     await page(path);
-    const opened = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes.find((i: { id: string }) => i.id === inbox.id);
+    const opened = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes.find(
+      (i: { id: string }) => i.id === inbox.id,
+    );
     expect(opened.opened14d).toBe(1);
   });
 

@@ -9,7 +9,9 @@ const racers = 6;
 /** Starts `racers` processes taking the folder's lock at the same instant: exactly one gets it, each other names it. */
 async function race(dataDir: string) {
   const startAt = Date.now() + 2_000; // time for every racer's Node.js to start on a 2-core machine
-  const runs = Array.from({ length: racers }, () => spawnProcess(process.execPath, ['test/process/lock-racer.ts', dataDir, String(startAt), '1500'], {}));
+  const runs = Array.from({ length: racers }, () =>
+    spawnProcess(process.execPath, ['test/process/lock-racer.ts', dataDir, String(startAt), '1500'], {}),
+  );
   await Promise.all(runs.map((run) => run.exited));
   const outcomes = runs.map((run) => `${run.stdout().trim()}${run.stderr().trim()}`);
   const winner = runs[outcomes.indexOf('lock')];

@@ -20,7 +20,11 @@ import {
 
 /** A FerretDB of the test's own on a known port, standing in for a MongoDB server the service reaches over MONGODB_URI. */
 const startStore = async (dataDir: string, port: number) => {
-  const store = spawnProcess(join(projectRoot, '.tools/bin/ferretdb'), ['--listen-addr', `127.0.0.1:${port}`, '--log-level', 'error', '--handler', 'sqlite', '--sqlite-url', `file:${dataDir}/`], {});
+  const store = spawnProcess(
+    join(projectRoot, '.tools/bin/ferretdb'),
+    ['--listen-addr', `127.0.0.1:${port}`, '--log-level', 'error', '--handler', 'sqlite', '--sqlite-url', `file:${dataDir}/`],
+    {},
+  );
   await waitFor('the store to listen', () => portIsOpen(port), 15_000);
   return store;
 };
@@ -30,7 +34,12 @@ describe('a service whose database goes away', () => {
     const dataDir = tempDataDir();
     const port = await freePort();
     // Configured as deployed (PUBLIC_BASE_URL or SEARCH_URL unset would add its warning at start).
-    const service = startMain({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, SEARCH_URL: 'http://127.0.0.1:9/' });
+    const service = startMain({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      SEARCH_URL: 'http://127.0.0.1:9/',
+    });
     await waitForHealthy(service, port);
 
     process.kill(embeddedState(dataDir).pid, 'SIGKILL');
@@ -45,7 +54,12 @@ describe('a service whose database goes away', () => {
     const store = await startStore(storeDir, storePort);
     const port = await freePort();
     // A short heartbeat (a URI option of the driver) makes the loss show within a second.
-    const env = { MONGODB_URI: `mongodb://127.0.0.1:${storePort}/lost?heartbeatFrequencyMS=500`, SECRETS_KEY: testSecretsKey, DATABASE_GRACE_MS: '4000', PORT: String(port) };
+    const env = {
+      MONGODB_URI: `mongodb://127.0.0.1:${storePort}/lost?heartbeatFrequencyMS=500`,
+      SECRETS_KEY: testSecretsKey,
+      DATABASE_GRACE_MS: '4000',
+      PORT: String(port),
+    };
     const service = startMain(env);
     await waitForHealthy(service, port);
 
@@ -62,7 +76,12 @@ describe('a service whose database goes away', () => {
     const storePort = await freePort();
     const store = await startStore(storeDir, storePort);
     const port = await freePort();
-    const env = { MONGODB_URI: `mongodb://127.0.0.1:${storePort}/back?heartbeatFrequencyMS=500`, SECRETS_KEY: testSecretsKey, DATABASE_GRACE_MS: '6000', PORT: String(port) };
+    const env = {
+      MONGODB_URI: `mongodb://127.0.0.1:${storePort}/back?heartbeatFrequencyMS=500`,
+      SECRETS_KEY: testSecretsKey,
+      DATABASE_GRACE_MS: '6000',
+      PORT: String(port),
+    };
     const service = startMain(env);
     await waitForHealthy(service, port);
 

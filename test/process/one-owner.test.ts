@@ -2,7 +2,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/processes.ts';
-import { embeddedState, freePort, isRunning, lines, lockExists, portIsOpen, spawnProcess, startMain, tempDataDir, waitFor, waitForHealthy } from './service.ts';
+import {
+  embeddedState,
+  freePort,
+  isRunning,
+  lines,
+  lockExists,
+  portIsOpen,
+  spawnProcess,
+  startMain,
+  tempDataDir,
+  waitFor,
+  waitForHealthy,
+} from './service.ts';
 
 const cli = (dataDir: string, ...args: string[]) => {
   const run = spawnProcess(process.execPath, ['src/cli/main.ts', ...args], { DATA_DIR: dataDir });
@@ -13,7 +25,10 @@ const cli = (dataDir: string, ...args: string[]) => {
 describe('one process per embedded database', () => {
   /** A lock naming this test's own pid, alive, but with another start time: the process that wrote it is dead. */
   const writeDeadLock = (dataDir: string) =>
-    writeFileSync(join(dataDir, 'leadops.lock'), JSON.stringify({ pid: process.pid, role: 'start', since: '2020-01-01T00:00:00.000Z', startTime: '1' }));
+    writeFileSync(
+      join(dataDir, 'leadops.lock'),
+      JSON.stringify({ pid: process.pid, role: 'start', since: '2020-01-01T00:00:00.000Z', startTime: '1' }),
+    );
 
   it('refuses a second start on the same DATA_DIR, on the same port or another, with one line naming the first', async () => {
     const dataDir = tempDataDir();

@@ -20,7 +20,11 @@ const spawned: Spawned[] = [];
 
 /** Runs `command` in the project folder with the environment plus `env`; killed after the test if still running. */
 export function spawnProcess(command: string, args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(command, args, { cwd: projectRoot, env: { ...process.env, HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: projectRoot,
+    env: { ...process.env, HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -54,7 +58,6 @@ export function tempDataDir(): string {
   dataDirs.push(dir);
   return dir;
 }
-
 
 /** Polls `check` until it is true; fails with `what` after `timeoutMs`. */
 export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {

@@ -4,9 +4,14 @@ import { projectRoot } from '../support/processes.ts';
 import { embeddedState, freePort, lines, startMain, tempDataDir, waitFor, waitForHealthy } from './service.ts';
 
 const cli = (dataDir: string, ...args: string[]) =>
-  spawnSync(process.execPath, ['src/cli/main.ts', ...args], { cwd: projectRoot, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  spawnSync(process.execPath, ['src/cli/main.ts', ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
 
-const leadsOf = (count: number, prefix: string) => Array.from({ length: count }, (_, n) => ({ email: `${prefix}${n}@split.test`, company: 'Split' }));
+const leadsOf = (count: number, prefix: string) =>
+  Array.from({ length: count }, (_, n) => ({ email: `${prefix}${n}@split.test`, company: 'Split' }));
 
 /** `npm run api` (any number) and `npm run worker` share one DATA_DIR: the first starts FerretDB, the others join it. */
 describe('split roles on one embedded database', () => {
@@ -35,21 +40,32 @@ describe('split roles on one embedded database', () => {
     for (let batch = 0; batch < 10; batch++) expect((await post(ports[batch % 2]!, leadsOf(460, `fill${batch}-`))).status).toBe(201);
     const racing = await Promise.all(Array.from({ length: 8 }, (_, n) => post(ports[n % 2]!, leadsOf(100, `race${n}-`))));
     expect(racing.filter((r) => r.status === 201)).toHaveLength(4);
-    for (const refused of racing.filter((r) => r.status !== 201)) expect(refused).toMatchObject({ status: 403, body: { code: 'lead_limit', limit: 5000 } });
+    for (const refused of racing.filter((r) => r.status !== 201))
+      expect(refused).toMatchObject({ status: 403, body: { code: 'lead_limit', limit: 5000 } });
     for (const port of ports) {
-      const capacity = await fetch(`http://127.0.0.1:${port}/api/leads/capacity`, { headers: { authorization: `Bearer ${apiKey}` } }).then((r) => r.json());
+      const capacity = await fetch(`http://127.0.0.1:${port}/api/leads/capacity`, { headers: { authorization: `Bearer ${apiKey}` } }).then(
+        (r) => r.json(),
+      );
       expect(capacity).toMatchObject({ used: 5000, limit: 5000, remaining: 0 });
     }
 
     // The worker works on the shared database: an agent run started on one API (no search configured) ends there.
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const started = await fetch(`http://127.0.0.1:${ports[1]}/api/agents/runs`, { method: 'POST', headers, body: JSON.stringify({ goal: 'CTOs of fintech companies in Berlin' }) }).then(
-      (r) => r.json() as Promise<{ run_id: string }>,
+    const started = await fetch(`http://127.0.0.1:${ports[1]}/api/agents/runs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ goal: 'CTOs of fintech companies in Berlin' }),
+    }).then((r) => r.json() as Promise<{ run_id: string }>);
+    await waitFor(
+      'the worker to end the agent run',
+      async () => {
+        const run = (await fetch(`http://127.0.0.1:${ports[0]}/api/agents/runs/${started.run_id}`, { headers }).then((r) => r.json())) as {
+          status: string;
+        };
+        return ['completed', 'failed'].includes(run.status);
+      },
+      60_000,
     );
-    await waitFor('the worker to end the agent run', async () => {
-      const run = (await fetch(`http://127.0.0.1:${ports[0]}/api/agents/runs/${started.run_id}`, { headers }).then((r) => r.json())) as { status: string };
-      return ['completed', 'failed'].includes(run.status);
-    }, 60_000);
 
     // The owner stops: the processes that joined its database exit non-zero, saying why, for a supervisor to restart them.
     first.child.kill('SIGTERM');

@@ -14,7 +14,12 @@ describe('warnings at start', () => {
     await unset.exited;
 
     const other = await freePort();
-    const set = startMain({ DATA_DIR: tempDataDir(), PORT: String(other), PUBLIC_BASE_URL: `http://127.0.0.1:${other}`, SEARCH_URL: 'http://127.0.0.1:9/' });
+    const set = startMain({
+      DATA_DIR: tempDataDir(),
+      PORT: String(other),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${other}`,
+      SEARCH_URL: 'http://127.0.0.1:9/',
+    });
     await waitForHealthy(set, other);
     expect(lines(set.stderr())).toEqual([]);
   }, 90_000);

@@ -26,7 +26,9 @@ describe('rate limit per key', () => {
 
   it('admits exactly the limit out of a concurrent burst', async () => {
     const { apiKey } = await createTestWorkspace();
-    const statuses = await Promise.all(Array.from({ length: 20 }, () => server.request('GET', '/api/user', { key: apiKey }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => server.request('GET', '/api/user', { key: apiKey }).then((r) => r.status)),
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
   });
@@ -41,7 +43,10 @@ describe('rate limit per key', () => {
     expect(trpc.status).toBe(200);
     const limited = await server.request('GET', '/api/user', { key: workspace.apiKey });
     expect(limited.status).toBe(429);
-    const limitedGraphql = await server.request('POST', '/graphql', { key: workspace.apiKey, body: { query: '{ leadsCapacity { used } }' } });
+    const limitedGraphql = await server.request('POST', '/graphql', {
+      key: workspace.apiKey,
+      body: { query: '{ leadsCapacity { used } }' },
+    });
     expect(limitedGraphql.body.errors[0].extensions.code).toBe('rate_limited');
     expect((await server.request('GET', '/api/user', { key: other })).status).toBe(200);
   });

@@ -15,13 +15,20 @@ describe('Deno runtime smoke test', () => {
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     service = await startService('npm', ['run', '--silent', 'start:deno'], { ...env, PORT: String(port) }, `${baseUrl}/healthz`, 90_000);
-    const created = await run(process.execPath, ['src/cli/main.ts', 'workspace', 'create', '--name', 'Deno', '--plan', 'free', '--email', 'd@x.test'], env);
+    const created = await run(
+      process.execPath,
+      ['src/cli/main.ts', 'workspace', 'create', '--name', 'Deno', '--plan', 'free', '--email', 'd@x.test'],
+      env,
+    );
     apiKey = JSON.parse(created.stdout).apiKey;
   }, 120_000);
   afterAll(() => service?.stop());
 
   const call = (path: string, init: RequestInit = {}, key: string | null = apiKey) =>
-    fetch(`${baseUrl}${path}`, { ...init, headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) } });
+    fetch(`${baseUrl}${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    });
 
   it('authenticates', async () => {
     expect((await call('/api/user', {}, null)).status).toBe(401);
@@ -31,7 +38,10 @@ describe('Deno runtime smoke test', () => {
   });
 
   it('round-trips a lead', async () => {
-    const created = await call('/api/leads', { method: 'POST', body: JSON.stringify({ leads: [{ email: 'lead@deno.test', company: 'Dino' }] }) });
+    const created = await call('/api/leads', {
+      method: 'POST',
+      body: JSON.stringify({ leads: [{ email: 'lead@deno.test', company: 'Dino' }] }),
+    });
     expect(created.status).toBe(201);
     const list = await (await call('/api/leads?q=dino')).json();
     expect(list.leads.map((l: { email: string }) => l.email)).toEqual(['lead@deno.test']);
@@ -48,7 +58,8 @@ describe('Deno runtime smoke test', () => {
 
   it('stops on a SIGTERM sent to the command it was started with, leaving nothing serving', async () => {
     await service.stop();
-    for (const deadline = Date.now() + 15_000; (await portIsOpen(port)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    for (const deadline = Date.now() + 15_000; (await portIsOpen(port)) && Date.now() < deadline;)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await portIsOpen(port)).toBe(false);
   });
 });

@@ -33,9 +33,16 @@ beforeAll(async () => {
   forbidden = await serveFixture((_req, res) => res.end('secret'), '127.0.0.2');
   site = await serveFixture((_req, res, url) => {
     if (url.pathname === '/app') return res.writeHead(200, { 'content-type': 'text/html' }).end(app);
-    if (url.pathname === '/api/products') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ name: 'Lamp', price: '1.234,50 €' }, { name: 'Desk', price: '99' }]));
+    if (url.pathname === '/api/products')
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify([
+          { name: 'Lamp', price: '1.234,50 €' },
+          { name: 'Desk', price: '99' },
+        ]),
+      );
     if (url.pathname === '/webrtc') return res.writeHead(200, { 'content-type': 'text/html' }).end(webrtc);
-    if (url.pathname === '/leaky') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Leaky</h1><img src="${forbidden.origin}/pixel.png">`);
+    if (url.pathname === '/leaky')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(`<h1>Leaky</h1><img src="${forbidden.origin}/pixel.png">`);
     res.writeHead(404).end();
   });
 });
@@ -46,7 +53,13 @@ afterAll(async () => {
 });
 
 const base = {
-  rules: { items: '.product', fields: { name: { selector: 'h2', all: false, type: 'string' as const }, price: { selector: '.price', all: false, type: 'number' as const } } },
+  rules: {
+    items: '.product',
+    fields: {
+      name: { selector: 'h2', all: false, type: 'string' as const },
+      price: { selector: '.price', all: false, type: 'number' as const },
+    },
+  },
   follow: null,
   maxPages: 1,
   timeoutMs: 15_000,
@@ -67,7 +80,12 @@ describe('browser crawl (Chromium)', () => {
       chargePage: async ({ url }) => (charged.push(url), true),
     });
     expect(result.failures).toEqual([]);
-    expect(result.data).toEqual({ items: [{ name: 'Lamp', price: 1234.5 }, { name: 'Desk', price: 99 }] });
+    expect(result.data).toEqual({
+      items: [
+        { name: 'Lamp', price: 1234.5 },
+        { name: 'Desk', price: 99 },
+      ],
+    });
     expect(charged).toEqual([`${site.origin}/app`]);
   }, 60_000);
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractContacts, looksLikeName } from '../../scrapers/contacts.ts';
 
-const page = (body: string, head = '') => `<!doctype html><html><head><title>Acme Pay | Team</title>${head}</head><body>${body}</body></html>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head><title>Acme Pay | Team</title>${head}</head><body>${body}</body></html>`;
 const people = (html: string) => extractContacts(html, 'https://acme.test/team').people;
 const emails = (html: string) => extractContacts(html, 'https://acme.test/team').emails;
 
@@ -15,7 +16,15 @@ describe('contact extraction', () => {
           name: 'Acme Pay',
           description: 'Payments for small shops',
           address: { '@type': 'PostalAddress', addressLocality: 'Berlin' },
-          employee: [{ '@type': 'Person', name: 'Jürgen Weiß', jobTitle: 'CFO', email: 'mailto:Juergen@Acme.test', sameAs: ['https://www.linkedin.com/in/jweiss'] }],
+          employee: [
+            {
+              '@type': 'Person',
+              name: 'Jürgen Weiß',
+              jobTitle: 'CFO',
+              email: 'mailto:Juergen@Acme.test',
+              sameAs: ['https://www.linkedin.com/in/jweiss'],
+            },
+          ],
           founder: { '@type': 'Person', name: 'Zoë Müller', jobTitle: 'Co-Founder & CEO' },
         },
       ],
@@ -40,7 +49,11 @@ describe('contact extraction', () => {
       <span class="__cf_email__" data-cfemail="4131332432326f2e27272822240120222c246f35243235">[email protected]</span>`),
     );
     const byName = Object.fromEntries(found.map((p) => [p.name, p]));
-    expect(byName['Ada Lovelace']).toMatchObject({ title: 'Chief Technology Officer', email: 'ada@acme.test', linkedin_url: 'https://www.linkedin.com/in/ada' });
+    expect(byName['Ada Lovelace']).toMatchObject({
+      title: 'Chief Technology Officer',
+      email: 'ada@acme.test',
+      linkedin_url: 'https://www.linkedin.com/in/ada',
+    });
     expect(byName['Grace Hopper']).toMatchObject({ title: 'CEO', email: 'grace@acme.test' });
     expect(byName['Anna Schmidt']).toMatchObject({ title: 'Product Manager', email: 'anna.schmidt@acme.test' });
     expect(byName["Tom O'Neil"]).toMatchObject({ title: 'VP Engineering', email: 'tom@acme.test' });
@@ -49,11 +62,15 @@ describe('contact extraction', () => {
     expect(found).toHaveLength(6);
   });
 
-  it('decodes addresses behind Cloudflare\'s email protection', () => {
-    expect(emails(page('<p>Press: <a class="__cf_email__" data-cfemail="4131332432326f2e27272822240120222c246f35243235">[email protected]</a></p>'))).toEqual(['press.office@acme.test']);
+  it("decodes addresses behind Cloudflare's email protection", () => {
+    expect(
+      emails(
+        page('<p>Press: <a class="__cf_email__" data-cfemail="4131332432326f2e27272822240120222c246f35243235">[email protected]</a></p>'),
+      ),
+    ).toEqual(['press.office@acme.test']);
   });
 
-  it('keeps quoted customers out, gives nobody a generic address or someone else\'s, and lists every address', () => {
+  it("keeps quoted customers out, gives nobody a generic address or someone else's, and lists every address", () => {
     const found = extractContacts(
       page(`
       <div class="team"><div><h3>Ada Lovelace</h3><p>CTO</p></div><div><h3>Grace Hopper</h3><p>CEO</p></div><p>Write to info@acme.test or ada.lovelace@acme.test</p></div>
@@ -70,12 +87,19 @@ describe('contact extraction', () => {
 
   it('merges a person shown twice, keeping the most complete record', () => {
     const data = { '@type': 'Person', name: 'Ada Lovelace', jobTitle: 'CTO' };
-    const found = people(page('<div class="member"><h3>Ada Lovelace</h3><p>CTO</p><a href="mailto:ada@acme.test">mail</a></div>', `<script type="application/ld+json">${JSON.stringify(data)}</script>`));
+    const found = people(
+      page(
+        '<div class="member"><h3>Ada Lovelace</h3><p>CTO</p><a href="mailto:ada@acme.test">mail</a></div>',
+        `<script type="application/ld+json">${JSON.stringify(data)}</script>`,
+      ),
+    );
     expect(found).toEqual([{ name: 'Ada Lovelace', title: 'CTO', email: 'ada@acme.test', linkedin_url: null, phone: null }]);
   });
 
   it('tells names from headings and titles', () => {
-    for (const name of ['Ada Lovelace', 'Zoë Müller', "Tom O'Neil", 'Inès Van Dijk', 'Jean-Luc Picard', 'Ludwig van Beethoven']) expect(looksLikeName(name), name).toBe(true);
-    for (const text of ['Our Team', 'Contact Us', 'Head of Sales', 'Chief Technology Officer', 'Acme Pay GmbH', 'Berlin', 'Read More Here']) expect(looksLikeName(text), text).toBe(false);
+    for (const name of ['Ada Lovelace', 'Zoë Müller', "Tom O'Neil", 'Inès Van Dijk', 'Jean-Luc Picard', 'Ludwig van Beethoven'])
+      expect(looksLikeName(name), name).toBe(true);
+    for (const text of ['Our Team', 'Contact Us', 'Head of Sales', 'Chief Technology Officer', 'Acme Pay GmbH', 'Berlin', 'Read More Here'])
+      expect(looksLikeName(text), text).toBe(false);
   });
 });

@@ -47,7 +47,12 @@ describe('extraction', () => {
   });
 
   it('extracts one record without items, and finds the next page', () => {
-    const rules = { fields: { heading: { selector: 'h1', all: false, type: 'string' as const }, count: { selector: '.price', all: true, type: 'integer' as const } } };
+    const rules = {
+      fields: {
+        heading: { selector: 'h1', all: false, type: 'string' as const },
+        count: { selector: '.price', all: true, type: 'integer' as const },
+      },
+    };
     expect(extractFromHtml(page, 'http://shop.test/', rules)).toEqual({ heading: 'Spring sale', count: [1299, 12] });
     expect(nextPageUrl(page, 'http://shop.test/catalogue?page=1', 'a.next')).toBe('http://shop.test/catalogue?page=2');
     expect(nextPageUrl('<p>end</p>', 'http://shop.test/', 'a.next')).toBeNull();

@@ -83,7 +83,9 @@ describe('HTTP crawl', () => {
     const result = await crawl({ startUrl: `${sites.site.origin}/redirect?to=${encodeURIComponent(`${sites.forbidden.origin}/secret`)}` });
     expect(result.pages).toEqual([]);
     expect(result.failures[0]).toMatchObject({ code: 'url_not_allowed' });
-    const byName = await crawl({ startUrl: `${sites.site.origin}/redirect?to=${encodeURIComponent(`http://fixture.test:${sites.forbidden.port}/secret`)}` });
+    const byName = await crawl({
+      startUrl: `${sites.site.origin}/redirect?to=${encodeURIComponent(`http://fixture.test:${sites.forbidden.port}/secret`)}`,
+    });
     expect(byName.failures[0]).toMatchObject({ code: 'url_not_allowed' });
     expect(sites.forbidden.hits).toEqual([]);
   });

@@ -28,7 +28,24 @@ describe('job titles', () => {
   });
 
   it('tells titles from headings, sentences and names', () => {
-    for (const title of ['CEO', 'Co-Founder & CEO', 'VP Engineering', 'Head of Marketing', 'Senior Software Engineer', 'Office Manager', 'Managing Director']) expect(isJobTitle(title), title).toBe(true);
-    for (const text of ['Our Team', 'Contact us', 'Anna Schmidt', 'We build payment infrastructure for small businesses.', 'Meet the leadership', 'anna@acme.test']) expect(isJobTitle(text), text).toBe(false);
+    for (const title of [
+      'CEO',
+      'Co-Founder & CEO',
+      'VP Engineering',
+      'Head of Marketing',
+      'Senior Software Engineer',
+      'Office Manager',
+      'Managing Director',
+    ])
+      expect(isJobTitle(title), title).toBe(true);
+    for (const text of [
+      'Our Team',
+      'Contact us',
+      'Anna Schmidt',
+      'We build payment infrastructure for small businesses.',
+      'Meet the leadership',
+      'anna@acme.test',
+    ])
+      expect(isJobTitle(text), text).toBe(false);
   });
 });

@@ -24,12 +24,20 @@ describe('browser engine runs', () => {
       engine: 'browser',
       extract: { items: '#team li', fields: { name: { selector: 'b' }, title: { selector: 'i' } } },
     });
-    const res = await server.request('POST', `/api/scrape/${scraperId}`, { key: apiKey, body: { url: `${site.origin}/team`, options: { wait_for: '#team li' } } });
+    const res = await server.request('POST', `/api/scrape/${scraperId}`, {
+      key: apiKey,
+      body: { url: `${site.origin}/team`, options: { wait_for: '#team li' } },
+    });
     expect(res.status).toBe(202);
     const run = await waitForRun(server, apiKey, res.body.data.runId, 60_000);
     expect(run).toMatchObject({ status: 'completed', pages: 1, creditsCharged: 3 });
     const data = await server.request('GET', `/api/${scraperId}/data/${run.id}`, { key: apiKey });
-    expect(data.body).toEqual({ items: [{ name: 'Ada', title: 'CTO' }, { name: 'Grace', title: 'CEO' }] });
+    expect(data.body).toEqual({
+      items: [
+        { name: 'Ada', title: 'CTO' },
+        { name: 'Grace', title: 'CEO' },
+      ],
+    });
     expect((await getBalances(workspaceId)).crawl).toBe(97);
   }, 90_000);
 });
@@ -40,7 +48,13 @@ describe('GraphQL for scraping', () => {
     const scraperId = await createScraper(server, apiKey, { name: 'Static', extract: { fields: { heading: { selector: 'h1' } } } });
     await server.request('POST', '/api/endpoints', {
       key: apiKey,
-      body: { slug: 'static', name: 'Static', scraper_id: scraperId, url_template: `${site.origin}/static`, output_schema: { type: 'object' } },
+      body: {
+        slug: 'static',
+        name: 'Static',
+        scraper_id: scraperId,
+        url_template: `${site.origin}/static`,
+        output_schema: { type: 'object' },
+      },
     });
     const query = '{ scrapersList { scrapers { id name engine } } endpointsInvoke(slug: "static", params: {}) { status cache data } }';
     const res = await server.request('POST', '/graphql', { key: apiKey, body: { query } });

@@ -12,7 +12,10 @@ describe('a CHROMIUM_PATH with no Chromium', () => {
   it('fails browser runs saying so, free of charge, while http runs work', async () => {
     const { apiKey } = await createTestWorkspace();
     const browser = await createScraper(server, apiKey, { ...catalogueScraper, engine: 'browser' });
-    const started = await server.request('POST', `/api/scrape/${browser}`, { key: apiKey, body: { url: `${sites.site.origin}/catalogue?page=1` } });
+    const started = await server.request('POST', `/api/scrape/${browser}`, {
+      key: apiKey,
+      body: { url: `${sites.site.origin}/catalogue?page=1` },
+    });
     const run = await waitForRun(server, apiKey, started.body.data.runId);
     expect(run).toMatchObject({ status: 'failed', errorCode: 'browser_unavailable', creditsCharged: 0 });
     expect(run.error).toContain(`CHROMIUM_PATH (${missingChromium})`);
@@ -23,10 +26,16 @@ describe('a CHROMIUM_PATH with no Chromium', () => {
   });
 
   it('is reported when a worker starts', async () => {
-    const worker = await startService(process.execPath, ['src/main.ts', 'worker'], { MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, CHROMIUM_PATH: missingChromium, LOG_LEVEL: 'warn', PORT: '0' }, null);
+    const worker = await startService(
+      process.execPath,
+      ['src/main.ts', 'worker'],
+      { MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, CHROMIUM_PATH: missingChromium, LOG_LEVEL: 'warn', PORT: '0' },
+      null,
+    );
     try {
       const deadline = Date.now() + 20_000;
-      while (!worker.output().includes('worker started') && !worker.output().includes('Chromium is not installed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (!worker.output().includes('worker started') && !worker.output().includes('Chromium is not installed') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       expect(worker.output()).toContain(`Chromium is not installed at CHROMIUM_PATH (${missingChromium})`);
     } finally {
       await worker.stop();

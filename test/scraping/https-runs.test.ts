@@ -9,7 +9,12 @@ import { selfSignedCertificate, serveTls, type TlsSite } from '../support/tls-si
 const trusted = selfSignedCertificate(['shop.test']);
 const untrusted = selfSignedCertificate(['shop.test']);
 const server = useApiServer(
-  { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1', OUTBOUND_HOST_OVERRIDES: 'shop.test=127.0.0.1', OUTBOUND_CA_FILE: trusted.certFile, SCRAPE_PAGE_TIMEOUT_MS: '5000' },
+  {
+    OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+    OUTBOUND_HOST_OVERRIDES: 'shop.test=127.0.0.1',
+    OUTBOUND_CA_FILE: trusted.certFile,
+    SCRAPE_PAGE_TIMEOUT_MS: '5000',
+  },
   { worker: true },
 );
 let trustedSite: TlsSite;
@@ -25,7 +30,10 @@ afterAll(async () => {
 });
 
 const run = async (apiKey: string, scraperId: string, port: number) => {
-  const res = await server.request('POST', `/api/scrape/${scraperId}`, { key: apiKey, body: { url: `https://shop.test:${port}/catalogue?page=1` } });
+  const res = await server.request('POST', `/api/scrape/${scraperId}`, {
+    key: apiKey,
+    body: { url: `https://shop.test:${port}/catalogue?page=1` },
+  });
   expect(res.status).toBe(202);
   return waitForRun(server, apiKey, res.body.data.runId);
 };
@@ -42,7 +50,12 @@ describe('https scrape runs', () => {
   it('fail on a certificate nobody trusts with tls_error, unless the scraper was created with insecure_tls', async () => {
     const { apiKey } = await createTestWorkspace();
     const strict = await createScraper(server, apiKey);
-    expect(await run(apiKey, strict, untrustedSite.port)).toMatchObject({ status: 'failed', pages: 0, errorCode: 'tls_error', creditsCharged: 0 });
+    expect(await run(apiKey, strict, untrustedSite.port)).toMatchObject({
+      status: 'failed',
+      pages: 0,
+      errorCode: 'tls_error',
+      creditsCharged: 0,
+    });
 
     const lenient = await server.request('POST', '/api/scrapers', { key: apiKey, body: { ...catalogueScraper, insecure_tls: true } });
     expect(lenient.body.scraper.insecure_tls).toBe(true);

@@ -11,7 +11,7 @@ describe('scrape result storage', () => {
     const data = {
       'price.usd': 12.5,
       $ref: '#/x',
-      nested: [[1, [2, { '$where': 'x', 'a.b.c': null }]], []],
+      nested: [[1, [2, { $where: 'x', 'a.b.c': null }]], []],
       unicode: 'Grüße — 東京',
       rows: Array.from({ length: 40_000 }, (_, i) => ({ i, text: `row ${i} `.repeat(8) })),
     };

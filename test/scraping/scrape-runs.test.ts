@@ -8,7 +8,8 @@ import { createScraper, scrapeEnv, waitForRun } from '../support/scraping.ts';
 const server = useApiServer(scrapeEnv, { worker: true });
 const sites = useCatalogueAndForbiddenSites();
 
-const start = (key: string, scraperId: string, body: Record<string, unknown>) => server.request('POST', `/api/scrape/${scraperId}`, { key, body });
+const start = (key: string, scraperId: string, body: Record<string, unknown>) =>
+  server.request('POST', `/api/scrape/${scraperId}`, { key, body });
 
 describe('scrape runs', () => {
   it('answers 202 at once, then the run completes with the data, charging one credit a page', async () => {
@@ -35,7 +36,8 @@ describe('scrape runs', () => {
     // The finished one-off job is removed from the queue.
     const jobs = mongoose.connection.db!.collection('agenda_jobs');
     const deadline = Date.now() + 5000;
-    while ((await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })) > 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await jobs.countDocuments({ name: 'scrape.run', 'data.runId': run.id })).toBe(0);
   });
 
@@ -50,7 +52,10 @@ describe('scrape runs', () => {
       const scraperId = await createScraper(server, apiKey);
       const res = await start(apiKey, scraperId, { url: `${slowSite.origin}/catalogue?page=1` });
       const seen = new Set<number>();
-      for (let run = (await server.request('GET', `/api/scrape/runs/${res.body.data.runId}`, { key: apiKey })).body; run.status !== 'completed'; ) {
+      for (
+        let run = (await server.request('GET', `/api/scrape/runs/${res.body.data.runId}`, { key: apiKey })).body;
+        run.status !== 'completed';
+      ) {
         if (run.status === 'running') seen.add(run.pages);
         expect(run.creditsCharged).toBe(run.pages);
         await new Promise((r) => setTimeout(r, 100));
@@ -72,8 +77,12 @@ describe('scrape runs', () => {
       const { apiKey, workspaceId } = await createTestWorkspace();
       const scraperId = await createScraper(server, apiKey);
       const runId = (await start(apiKey, scraperId, { url: `${slowSite.origin}/catalogue?page=1` })).body.data.runId;
-      while ((await server.request('GET', `/api/scrape/runs/${runId}`, { key: apiKey })).body.pages < 2) await new Promise((r) => setTimeout(r, 50));
-      expect((await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: apiKey })).body).toMatchObject({ ok: true, runs_deleted: 1 });
+      while ((await server.request('GET', `/api/scrape/runs/${runId}`, { key: apiKey })).body.pages < 2)
+        await new Promise((r) => setTimeout(r, 50));
+      expect((await server.request('DELETE', `/api/scrapers/${scraperId}`, { key: apiKey })).body).toMatchObject({
+        ok: true,
+        runs_deleted: 1,
+      });
       const afterDelete = (await getBalances(workspaceId)).crawl;
       await new Promise((r) => setTimeout(r, 1_500)); // ten more pages' time
       // At most the page being paid for when its account closed.
@@ -92,7 +101,14 @@ describe('scrape runs', () => {
     expect(res.body).toEqual({
       success: true,
       data: { items: expect.arrayContaining([{ title: 'Product 1', price: 1001.5, link: `${sites.site.origin}/p/1` }]) },
-      metadata: { scraperId, runId: expect.any(String), timestamp: expect.any(String), tokensUsed: 0, creditsCost: 2, creditsRemaining: 98 },
+      metadata: {
+        scraperId,
+        runId: expect.any(String),
+        timestamp: expect.any(String),
+        tokensUsed: 0,
+        creditsCost: 2,
+        creditsRemaining: 98,
+      },
     });
     expect(res.body.data.items).toHaveLength(6);
   });
@@ -105,7 +121,9 @@ describe('scrape runs', () => {
     expect(pending.status).toBe(202);
     expect(pending.body).toEqual({ runId: res.body.data.runId, status: expect.stringMatching(/queued|running/) });
     await waitForRun(server, apiKey, res.body.data.runId);
-    expect((await server.request('GET', `/api/${scraperId}/data/${res.body.data.runId}`, { key: apiKey })).body).toEqual({ h: 'Slow page' });
+    expect((await server.request('GET', `/api/${scraperId}/data/${res.body.data.runId}`, { key: apiKey })).body).toEqual({
+      h: 'Slow page',
+    });
 
     const catalogue = await createScraper(server, apiKey);
     const limited = await start(apiKey, catalogue, { url: `${sites.site.origin}/catalogue?page=1`, options: { max_pages: 2 } });
@@ -135,7 +153,9 @@ describe('scrape runs', () => {
     // The refusal says how to allow an address on purpose.
     const refused = await start(apiKey, scraperId, { url: `${sites.forbidden.origin}/` });
     expect(refused.body.error).toContain('OUTBOUND_ALLOWED_ADDRESSES');
-    const redirected = await start(apiKey, scraperId, { url: `${sites.site.origin}/redirect?to=${encodeURIComponent(`${sites.forbidden.origin}/secret`)}` });
+    const redirected = await start(apiKey, scraperId, {
+      url: `${sites.site.origin}/redirect?to=${encodeURIComponent(`${sites.forbidden.origin}/secret`)}`,
+    });
     expect(redirected.status).toBe(202);
     const run = await waitForRun(server, apiKey, redirected.body.data.runId);
     expect(run).toMatchObject({ status: 'failed', errorCode: 'url_not_allowed', creditsCharged: 0 });
@@ -172,7 +192,9 @@ describe('scrape runs', () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
     await setBalances(workspaceId, { crawl: 3 });
-    const started = await Promise.all(Array.from({ length: 4 }, () => start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` })));
+    const started = await Promise.all(
+      Array.from({ length: 4 }, () => start(apiKey, scraperId, { url: `${sites.site.origin}/catalogue?page=1` })),
+    );
     const runs = await Promise.all(started.filter((r) => r.status === 202).map((r) => waitForRun(server, apiKey, r.body.data.runId)));
     const charged = runs.reduce((sum, run) => sum + run.creditsCharged, 0);
     expect(charged).toBe(3);

@@ -14,17 +14,33 @@ async function storeRuns(workspaceId: string, scraperId: string, statuses: strin
   const docs = statuses.map((status, n) => {
     const createdAt = new Date(start + n * 60_000);
     return {
-      _id: randomUUID(), workspaceId, scraperId, url: `https://shop.example/${n}`, options: {}, status,
-      pages: 2, pagesCharged: 2, creditsCharged: 2, overageCredits: 1, failures: [],
-      error: status === 'failed' ? 'boom' : null, errorCode: null, resultKey: null, resultChunks: 0, outputSchemaJson: null,
-      startedAt: createdAt, finishedAt: createdAt, createdAt, updatedAt: createdAt,
+      _id: randomUUID(),
+      workspaceId,
+      scraperId,
+      url: `https://shop.example/${n}`,
+      options: {},
+      status,
+      pages: 2,
+      pagesCharged: 2,
+      creditsCharged: 2,
+      overageCredits: 1,
+      failures: [],
+      error: status === 'failed' ? 'boom' : null,
+      errorCode: null,
+      resultKey: null,
+      resultChunks: 0,
+      outputSchemaJson: null,
+      startedAt: createdAt,
+      finishedAt: createdAt,
+      createdAt,
+      updatedAt: createdAt,
     };
   });
   await mongoose.connection.db!.collection('scrape_runs').insertMany(docs as never[]);
   return docs;
 }
 
-describe('a scraper\'s runs', () => {
+describe("a scraper's runs", () => {
   it('lists a run the worker did with its pages and credits', async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
@@ -35,7 +51,18 @@ describe('a scraper\'s runs', () => {
     const res = await server.request('GET', `/api/scrapers/${scraperId}/runs`, { key: apiKey });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      runs: [{ id: runId, status: 'completed', url, pages: 4, credits: 4, created_at: run.created_at, finished_at: run.finished_at, error: null }],
+      runs: [
+        {
+          id: runId,
+          status: 'completed',
+          url,
+          pages: 4,
+          credits: 4,
+          created_at: run.created_at,
+          finished_at: run.finished_at,
+          error: null,
+        },
+      ],
       total: 1,
     });
   });
@@ -44,7 +71,11 @@ describe('a scraper\'s runs', () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
     const other = await createScraper(server, apiKey);
-    const stored = await storeRuns(workspaceId, scraperId, Array.from({ length: 120 }, (_, n) => (n % 3 === 0 ? 'failed' : 'completed')));
+    const stored = await storeRuns(
+      workspaceId,
+      scraperId,
+      Array.from({ length: 120 }, (_, n) => (n % 3 === 0 ? 'failed' : 'completed')),
+    );
     await storeRuns(workspaceId, other, ['completed']);
     const newestFirst = stored.map((d) => d._id).reverse();
 
@@ -62,7 +93,7 @@ describe('a scraper\'s runs', () => {
     expect(failed.body.runs[0].id).toBe(stored[117]!._id);
   });
 
-  it('refuses a limit past 100, an unknown status, another workspace\'s scraper and a key without read', async () => {
+  it("refuses a limit past 100, an unknown status, another workspace's scraper and a key without read", async () => {
     const workspace = await createTestWorkspace();
     const scraperId = await createScraper(server, workspace.apiKey);
 

@@ -55,7 +55,12 @@ describe('scrapers', () => {
 
   it('keeps a given output schema exactly, $-keys included', async () => {
     const { apiKey } = await createTestWorkspace();
-    const output_schema = { $schema: 'http://json-schema.org/draft-07/schema#', $id: 'x', type: 'object', properties: { 'a.b': { type: 'string' } } };
+    const output_schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: 'x',
+      type: 'object',
+      properties: { 'a.b': { type: 'string' } },
+    };
     const res = await server.request('POST', '/api/scrapers', { key: apiKey, body: { ...catalogue, engine: 'browser', output_schema } });
     expect(res.status).toBe(201);
     expect(res.body.scraper.output_schema).toEqual(output_schema);

@@ -15,7 +15,19 @@ beforeAll(async () => {
 afterAll(() => site.close());
 
 const startWorkerProcess = () =>
-  startService(process.execPath, ['src/main.ts', 'worker'], { ...scrapeEnv, MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, SCRAPE_LOCK_LIFETIME_MS: '2000', LOG_LEVEL: 'error', PORT: '0' }, null);
+  startService(
+    process.execPath,
+    ['src/main.ts', 'worker'],
+    {
+      ...scrapeEnv,
+      MONGODB_URI: server.databaseUri,
+      SECRETS_KEY: testSecretsKey,
+      SCRAPE_LOCK_LIFETIME_MS: '2000',
+      LOG_LEVEL: 'error',
+      PORT: '0',
+    },
+    null,
+  );
 
 describe('a worker killed mid-run', () => {
   it('has the run taken over and finished by another worker, each page charged once', async () => {

@@ -53,8 +53,14 @@ describe('the secrets key', () => {
   });
 
   it('stops a service whose SECRETS_KEY is the wrong length, in one line', async () => {
-    const { code, stderr } = await runMain({ MONGODB_URI: 'mongodb://127.0.0.1:9/never-reached', PORT: '0', SECRETS_KEY: Buffer.alloc(31).toString('base64') });
+    const { code, stderr } = await runMain({
+      MONGODB_URI: 'mongodb://127.0.0.1:9/never-reached',
+      PORT: '0',
+      SECRETS_KEY: Buffer.alloc(31).toString('base64'),
+    });
     expect(code).toBe(2);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('SECRETS_KEY: must be 32 bytes in base64 (it decodes to 31 bytes)')]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringContaining('SECRETS_KEY: must be 32 bytes in base64 (it decodes to 31 bytes)'),
+    ]);
   });
 });

@@ -8,7 +8,8 @@ import { run } from '../support/processes.ts';
 const server = useApiServer();
 const clock = useTestClock();
 
-const cli = (stdin: string, ...args: string[]) => run(process.execPath, ['src/cli/main.ts', ...args], { MONGODB_URI: server.databaseUri }, { stdin });
+const cli = (stdin: string, ...args: string[]) =>
+  run(process.execPath, ['src/cli/main.ts', ...args], { MONGODB_URI: server.databaseUri }, { stdin });
 
 async function userWithPassword(email: string, password = 'a long enough password') {
   const created = JSON.parse((await cli('', 'workspace', 'create', '--name', 'Sign-in', '--plan', 'free', '--email', email)).stdout);
@@ -45,15 +46,28 @@ describe('sign-in passwords', () => {
     const ambiguous = await cli('another long password\n', 'users', 'set-password', '--email', 'shared@example.test');
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toContain('--workspace');
-    const chosen = await cli('another long password\n', 'users', 'set-password', '--email', 'shared@example.test', '--workspace', first.workspaceId);
+    const chosen = await cli(
+      'another long password\n',
+      'users',
+      'set-password',
+      '--email',
+      'shared@example.test',
+      '--workspace',
+      first.workspaceId,
+    );
     expect(JSON.parse(chosen.stdout)).toMatchObject({ userId: first.userId, workspaceId: first.workspaceId });
   });
 
   it('slows down repeated failures per account and per address, refusing even the right password until the wait is over', async () => {
     const { userId } = await userWithPassword('grace@example.test', 'the right password!');
-    for (let i = 0; i < 5; i++) expect(await signIn('grace@example.test', `wrong ${i}`, '10.9.9.1')).toEqual({ ok: false, reason: 'wrong' });
+    for (let i = 0; i < 5; i++)
+      expect(await signIn('grace@example.test', `wrong ${i}`, '10.9.9.1')).toEqual({ ok: false, reason: 'wrong' });
     // The account waits, whatever address it is tried from.
-    expect(await signIn('grace@example.test', 'the right password!', '10.9.9.2')).toEqual({ ok: false, reason: 'wait', retryAfterSeconds: 1 });
+    expect(await signIn('grace@example.test', 'the right password!', '10.9.9.2')).toEqual({
+      ok: false,
+      reason: 'wait',
+      retryAfterSeconds: 1,
+    });
     clock.advance(1_100);
     expect(await signIn('grace@example.test', 'the right password!', '10.9.9.2')).toEqual({ ok: true, userId });
 
@@ -62,7 +76,11 @@ describe('sign-in passwords', () => {
     expect(await signIn('grace@example.test', 'the right password!', '10.9.9.3')).toMatchObject({ ok: false, reason: 'wait' });
     clock.advance(1_100);
     expect(await signIn('nobody@example.test', 'guess', '10.9.9.3')).toEqual({ ok: false, reason: 'wrong' });
-    expect(await signIn('grace@example.test', 'the right password!', '10.9.9.3')).toEqual({ ok: false, reason: 'wait', retryAfterSeconds: 2 });
+    expect(await signIn('grace@example.test', 'the right password!', '10.9.9.3')).toEqual({
+      ok: false,
+      reason: 'wait',
+      retryAfterSeconds: 2,
+    });
     // A quiet quarter hour forgets them.
     clock.advance(15 * 60_000 + 1_000);
     expect(await signIn('grace@example.test', 'the right password!', '10.9.9.3')).toEqual({ ok: true, userId });

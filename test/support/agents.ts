@@ -11,7 +11,13 @@ export async function startRun(server: TestServer, key: string, body: Record<str
 }
 
 /** Polls a run until `done` holds for it (by default: it has finished), and returns it with its artifacts. */
-export async function waitForRun(server: TestServer, key: string, id: string, done = (run: Record<string, any>) => finished.includes(run.status), timeoutMs = 30_000) {
+export async function waitForRun(
+  server: TestServer,
+  key: string,
+  id: string,
+  done = (run: Record<string, any>) => finished.includes(run.status),
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await server.request('GET', `/api/agents/runs/${id}`, { key });

@@ -26,7 +26,11 @@ export interface TestResponse<T = any> {
 export interface TestServer {
   baseUrl: string;
   databaseUri: string;
-  request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<TestResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse<T>>;
 }
 
 /**
@@ -50,7 +54,14 @@ export function useApiServer(env: Record<string, string> = {}, options: { worker
     // `publicBaseUrl`: PUBLIC_BASE_URL is the address served at (the OAuth issuer must be), so the port is picked first.
     const port = options.publicBaseUrl ? await freePort() : 0;
     const publicUrl = options.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {};
-    const config = loadConfig({ RATE_LIMIT_PER_MINUTE: '10000', PORT: String(port), SECRETS_KEY: testSecretsKey, ...publicUrl, ...env, MONGODB_URI: databaseUri });
+    const config = loadConfig({
+      RATE_LIMIT_PER_MINUTE: '10000',
+      PORT: String(port),
+      SECRETS_KEY: testSecretsKey,
+      ...publicUrl,
+      ...env,
+      MONGODB_URI: databaseUri,
+    });
     const http = createApiServer(config);
     const worker = options.worker ? await startWorker({ concurrency: 4 }) : undefined;
     await new Promise<void>((done) => http.listen(port, '127.0.0.1', done));
@@ -109,6 +120,7 @@ export async function createTestWorkspace(plan: Plan = 'free'): Promise<TestWork
   return {
     ...created,
     // Outside the plan's limit of active keys (src/keys): some tests spread calls over more keys than any plan allows.
-    keyWith: async (...scopes) => (await createApiKey({ workspaceId: created.workspaceId, userId: created.userId, name: `key ${scopes.join(',')}`, scopes })).apiKey,
+    keyWith: async (...scopes) =>
+      (await createApiKey({ workspaceId: created.workspaceId, userId: created.userId, name: `key ${scopes.join(',')}`, scopes })).apiKey,
   };
 }

@@ -58,10 +58,13 @@ export async function startDnsServer(zones: Zones = {}): Promise<TestDnsServer &
     else if (!zone) response.header.rcode = DnsPacket.RCODE.NXDOMAIN;
     else {
       const records =
-        type === 'MX' ? (zone.mx ?? []).map((mx) => ({ type: DnsPacket.TYPE.MX, ...mx }))
-        : type === 'A' ? (zone.a ?? []).map((address) => ({ type: DnsPacket.TYPE.A, address }))
-        : type === 'AAAA' ? (zone.aaaa ?? []).map((address) => ({ type: DnsPacket.TYPE.AAAA, address }))
-        : [];
+        type === 'MX'
+          ? (zone.mx ?? []).map((mx) => ({ type: DnsPacket.TYPE.MX, ...mx }))
+          : type === 'A'
+            ? (zone.a ?? []).map((address) => ({ type: DnsPacket.TYPE.A, address }))
+            : type === 'AAAA'
+              ? (zone.aaaa ?? []).map((address) => ({ type: DnsPacket.TYPE.AAAA, address }))
+              : [];
       response.answers.push(...records.map((record) => DnsPacket.createResourceFromQuestion(question, { ttl: 60, ...record })));
     }
     send(response);
@@ -87,7 +90,9 @@ export async function startDnsServer(zones: Zones = {}): Promise<TestDnsServer &
     udp = dns2.createUDPServer(answer);
     await udp.listen(0, '127.0.0.1');
     const { port } = udp.address();
-    tcp = dns2.createTCPServer(answer).on('connection', (socket: Socket) => connections.add(socket.once('close', () => connections.delete(socket))));
+    tcp = dns2
+      .createTCPServer(answer)
+      .on('connection', (socket: Socket) => connections.add(socket.once('close', () => connections.delete(socket))));
     try {
       await new Promise<void>((listening, failed) => tcp!.once('error', failed).listen(port, '127.0.0.1', listening));
       state.servers = [`127.0.0.1:${port}`];

@@ -80,7 +80,10 @@ export function catalogueSite(options: { pages: number; perPage?: number; pageDe
         await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? 2000)));
         return html(res, `<h1>Slow page</h1>`);
       case '/linking':
-        return html(res, `<div class="product"><h2>Linking</h2></div><a class="next" href="${url.searchParams.get('next') ?? '/'}">next</a>`);
+        return html(
+          res,
+          `<div class="product"><h2>Linking</h2></div><a class="next" href="${url.searchParams.get('next') ?? '/'}">next</a>`,
+        );
       case '/redirect':
         res.writeHead(302, { location: url.searchParams.get('to') ?? '/' });
         return res.end();

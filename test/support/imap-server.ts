@@ -36,7 +36,14 @@ export function useImapServer(users: Record<string, string>): TestImapServer {
   let dir = '';
 
   const client = (user: string) =>
-    new ImapFlow({ host: state.host, port: state.port, secure: false, auth: { user, pass: users[user]! }, logger: false, disableAutoIdle: true });
+    new ImapFlow({
+      host: state.host,
+      port: state.port,
+      secure: false,
+      auth: { user, pass: users[user]! },
+      logger: false,
+      disableAutoIdle: true,
+    });
 
   state.append = async (user, raw, mailbox = 'INBOX') => {
     const imap = client(user);
@@ -64,7 +71,12 @@ export function useImapServer(users: Record<string, string>): TestImapServer {
     const { login, internal, uid, gid } = accounts();
     mkdirSync(join(dir, 'mail'));
     chownSync(join(dir, 'mail'), uid, gid);
-    writeFileSync(join(dir, 'passwd'), Object.entries(users).map(([user, password]) => `${user}:{PLAIN}${password}::::::\n`).join(''));
+    writeFileSync(
+      join(dir, 'passwd'),
+      Object.entries(users)
+        .map(([user, password]) => `${user}:{PLAIN}${password}::::::\n`)
+        .join(''),
+    );
     writeFileSync(
       join(dir, 'dovecot.conf'),
       `protocols = imap

@@ -18,7 +18,15 @@ export function useBrowser() {
   beforeAll(async () => {
     holder.browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(() => holder.browser?.close());
@@ -58,14 +66,27 @@ export async function registerClient(server: TestServer, redirectUri: string, ex
   const res = await fetch(`${server.baseUrl}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...extra }),
+    body: JSON.stringify({
+      client_name: 'Test Assistant',
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...extra,
+    }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 export function authorizeUrl(server: TestServer, params: Record<string, string>) {
   const url = new URL(`${server.baseUrl}/oauth/authorize`);
-  for (const [name, value] of Object.entries({ response_type: 'code', code_challenge_method: 'S256', state: randomBytes(8).toString('hex'), ...params })) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries({
+    response_type: 'code',
+    code_challenge_method: 'S256',
+    state: randomBytes(8).toString('hex'),
+    ...params,
+  }))
+    url.searchParams.set(name, value);
   return url;
 }
 
@@ -82,7 +103,11 @@ export async function signInAndConsent(page: Page, url: URL, input: { email: str
 }
 
 export async function tokenRequest(server: TestServer, form: Record<string, string>) {
-  const res = await fetch(`${server.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  const res = await fetch(`${server.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
@@ -90,23 +115,26 @@ export async function tokenRequest(server: TestServer, form: Record<string, stri
 export async function screenshotShowsColor(page: Page, png: Buffer, rgb: [number, number, number]): Promise<number> {
   // A blank page of its own: the pages under test forbid data: images (their Content-Security-Policy).
   const scratch = await page.context().newPage();
-  return scratch.evaluate(
-    async ({ data, rgb }) => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${data}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width;
-      canvas.height = image.height;
-      const context = canvas.getContext('2d')!;
-      context.drawImage(image, 0, 0);
-      const pixels = context.getImageData(0, 0, image.width, image.height).data;
-      let matching = 0;
-      for (let i = 0; i < pixels.length; i += 4) {
-        if (Math.abs(pixels[i]! - rgb[0]) < 8 && Math.abs(pixels[i + 1]! - rgb[1]) < 8 && Math.abs(pixels[i + 2]! - rgb[2]) < 8) matching += 1;
-      }
-      return matching;
-    },
-    { data: png.toString('base64'), rgb },
-  ).finally(() => scratch.close());
+  return scratch
+    .evaluate(
+      async ({ data, rgb }) => {
+        const image = new Image();
+        image.src = `data:image/png;base64,${data}`;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext('2d')!;
+        context.drawImage(image, 0, 0);
+        const pixels = context.getImageData(0, 0, image.width, image.height).data;
+        let matching = 0;
+        for (let i = 0; i < pixels.length; i += 4) {
+          if (Math.abs(pixels[i]! - rgb[0]) < 8 && Math.abs(pixels[i + 1]! - rgb[1]) < 8 && Math.abs(pixels[i + 2]! - rgb[2]) < 8)
+            matching += 1;
+        }
+        return matching;
+      },
+      { data: png.toString('base64'), rgb },
+    )
+    .finally(() => scratch.close());
 }

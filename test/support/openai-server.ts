@@ -62,7 +62,10 @@ export function useScriptedModel(env: Record<string, string>): ScriptedModel {
       model.requests.push(request);
       const answer = queue.shift() ?? model.fallback;
       if (answer.delayMs) await new Promise((done) => setTimeout(done, answer.delayMs));
-      if ('status' in answer) return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'scripted failure' } }));
+      if ('status' in answer)
+        return void res
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'scripted failure' } }));
       res.writeHead(200, { 'content-type': 'application/json' });
       const n = model.requests.length;
       const message =
@@ -70,7 +73,11 @@ export function useScriptedModel(env: Record<string, string>): ScriptedModel {
           ? {
               role: 'assistant',
               content: null,
-              tool_calls: answer.toolCalls.map((call, i) => ({ id: `call_${n}_${i}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+              tool_calls: answer.toolCalls.map((call, i) => ({
+                id: `call_${n}_${i}`,
+                type: 'function',
+                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+              })),
             }
           : { role: 'assistant', content: answer.content };
       const total = 'toolCalls' in answer ? (answer.totalTokens ?? 2) : 2;

@@ -18,14 +18,20 @@ async function created(server: TestServer, key: string, path: string, body: Body
 
 /** An inbox sending through `smtp` as `user` (logged in to before it is saved). */
 export const createInbox = (server: TestServer, key: string, smtp: TestSmtpServer, extra: Body = {}) =>
-  created(server, key, '/api/outreach/inboxes', {
-    name: 'Sales',
-    from: 'ada@acme.test',
-    from_name: 'Ada Byron',
-    smtp: { host: smtp.host, port: smtp.port, secure: false, user: 'sender', password: 'secret' },
-    dailyLimit: 500,
-    ...extra,
-  }, 'inbox');
+  created(
+    server,
+    key,
+    '/api/outreach/inboxes',
+    {
+      name: 'Sales',
+      from: 'ada@acme.test',
+      from_name: 'Ada Byron',
+      smtp: { host: smtp.host, port: smtp.port, secure: false, user: 'sender', password: 'secret' },
+      dailyLimit: 500,
+      ...extra,
+    },
+    'inbox',
+  );
 
 export const createSequence = (server: TestServer, key: string, steps: Body[], extra: Body = {}) =>
   created(server, key, '/api/outreach/sequences', { name: 'Intro', steps, ...extra }, 'sequence', 200);

@@ -15,10 +15,19 @@ export interface Finished {
  * `inherit: false`, with exactly `env` (plus PATH), so nothing of the test's own environment leaks in; `stdin` is written to
  * its standard input.
  */
-export function run(command: string, args: string[], env: Record<string, string>, { inherit = true, stdin }: { inherit?: boolean; stdin?: string } = {}): Promise<Finished> {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  { inherit = true, stdin }: { inherit?: boolean; stdin?: string } = {},
+): Promise<Finished> {
   return new Promise((done, fail) => {
     const base = inherit ? process.env : { PATH: process.env.PATH ?? '' };
-    const child = spawn(command, args, { cwd: projectRoot, env: { ...base, ...env }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: projectRoot,
+      env: { ...base, ...env },
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
@@ -48,21 +57,31 @@ export const portIsOpen = (port: number) =>
 
 /** Starts a long-running process and resolves once `url` answers 200 (at once when `url` is null). */
 export async function startService(command: string, args: string[], env: Record<string, string>, url: string | null, timeoutMs = 60_000) {
-  const child: ChildProcess = spawn(command, args, { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(command, args, {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}:\n${output}`);
-    const ok = url === null || (await fetch(url).then((r) => r.ok, () => false));
+    const ok =
+      url === null ||
+      (await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ));
     if (ok) {
       return {
         pid: child.pid,
         output: () => output,
         /** Kills it outright, as a crash would. */
         kill: () => child.kill('SIGKILL'),
-        stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))),
+        stop: () =>
+          new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))),
       };
     }
     await new Promise((r) => setTimeout(r, 200));

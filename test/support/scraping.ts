@@ -2,7 +2,11 @@ import { expect } from 'vitest';
 import type { TestServer } from './api-server.ts';
 
 /** Loopback settings for scraping tests: only 127.0.0.1 is reachable; fixture.test stands for a forbidden name. */
-export const scrapeEnv = { SCRAPE_ALLOWED_ADDRESSES: '127.0.0.1', SCRAPE_HOST_OVERRIDES: 'fixture.test=127.0.0.3', SCRAPE_PAGE_TIMEOUT_MS: '5000' };
+export const scrapeEnv = {
+  SCRAPE_ALLOWED_ADDRESSES: '127.0.0.1',
+  SCRAPE_HOST_OVERRIDES: 'fixture.test=127.0.0.3',
+  SCRAPE_PAGE_TIMEOUT_MS: '5000',
+};
 
 /** The catalogue's extraction rules as the crawler factories take them (defaults filled in). */
 export const catalogueRules = {
@@ -18,7 +22,11 @@ export const catalogueScraper = {
   name: 'Catalogue',
   extract: {
     items: '.product',
-    fields: { title: { selector: 'h2' }, price: { selector: '.price', type: 'number' }, link: { selector: 'a', attribute: 'href', type: 'url' } },
+    fields: {
+      title: { selector: 'h2' },
+      price: { selector: '.price', type: 'number' },
+      link: { selector: 'a', attribute: 'href', type: 'url' },
+    },
   },
   follow: { next: 'a.next', max_pages: 10 },
 };

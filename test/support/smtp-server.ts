@@ -45,7 +45,8 @@ export function useSmtpServer(users: Record<string, string> = { sender: 'secret'
   const scripts = new Map<string, RecipientBehaviour>();
   const rcpts = new Map<string, number>();
   const state = { host: '127.0.0.1', port: 0, received: [] as ReceivedMail[] } as TestSmtpServer;
-  const behaviourFor = (address: string) => scripts.get(address.toLowerCase()) ?? scripts.get(`@${address.split('@')[1]?.toLowerCase()}`) ?? 'accept';
+  const behaviourFor = (address: string) =>
+    scripts.get(address.toLowerCase()) ?? scripts.get(`@${address.split('@')[1]?.toLowerCase()}`) ?? 'accept';
   const server = new SMTPServer({
     secure: false,
     // A client still connected (a pooled transport) is cut off after a second when the file ends, not the default 30.
@@ -62,7 +63,8 @@ export function useSmtpServer(users: Record<string, string> = { sender: 'secret'
       const recipient = address.address.toLowerCase();
       rcpts.set(recipient, (rcpts.get(recipient) ?? 0) + 1);
       const behaviour = behaviourFor(recipient);
-      if (behaviour === 'reject') return callback(Object.assign(new Error('5.1.1 The email account that you tried to reach does not exist'), { responseCode: 550 }));
+      if (behaviour === 'reject')
+        return callback(Object.assign(new Error('5.1.1 The email account that you tried to reach does not exist'), { responseCode: 550 }));
       if (behaviour === 'tempfail') return callback(Object.assign(new Error('4.7.1 Try again later'), { responseCode: 451 }));
       if (typeof behaviour === 'object') return void setTimeout(() => callback(), behaviour.delayMs);
       callback();

@@ -20,12 +20,32 @@ export function selfSignedCertificate(names: string[]): Certificate {
   const dir = mkdtempSync(join(tmpdir(), 'leadops-tls-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const san = names.map((name) => (/^[\d.]+$/.test(name) ? `IP:${name}` : `DNS:${name}`)).join(',');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    '-subj', `/CN=${names[0]}`, '-addext', `subjectAltName=${san}`,
-  ], { stdio: 'ignore' });
-  return { cert: readFileSync(join(dir, 'cert.pem'), 'utf8'), key: readFileSync(join(dir, 'key.pem'), 'utf8'), certFile: join(dir, 'cert.pem') };
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-subj',
+      `/CN=${names[0]}`,
+      '-addext',
+      `subjectAltName=${san}`,
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+    certFile: join(dir, 'cert.pem'),
+  };
 }
 
 export interface TlsSite {
@@ -38,7 +58,12 @@ export interface TlsSite {
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => unknown;
 
 /** An https site on a loopback address, with `certificate`; `closeConnections` makes every request need a new connection. */
-export async function serveTls(handler: Handler, certificate: Certificate, host = '127.0.0.1', options: { closeConnections?: boolean } = {}): Promise<TlsSite> {
+export async function serveTls(
+  handler: Handler,
+  certificate: Certificate,
+  host = '127.0.0.1',
+  options: { closeConnections?: boolean } = {},
+): Promise<TlsSite> {
   const hits: string[] = [];
   const server = createHttpsServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
     const url = new URL(req.url ?? '/', `https://${host}`);

@@ -11,13 +11,20 @@ export async function startValidation(server: TestServer, key: string, body: Rec
 }
 
 /** Polls a validation job until `done` holds for it (by default: it has ended), and returns it. */
-export async function waitForJob(server: TestServer, key: string, id: string, done = (job: Record<string, any>) => finishedStatuses.includes(job.status), timeoutMs = 20_000) {
+export async function waitForJob(
+  server: TestServer,
+  key: string,
+  id: string,
+  done = (job: Record<string, any>) => finishedStatuses.includes(job.status),
+  timeoutMs = 20_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await server.request('GET', `/api/leads/validate/${id}`, { key });
     expect(res.status).toBe(200);
     if (done(res.body.job)) return res.body.job as Record<string, any>;
-    if (Date.now() > deadline) throw new Error(`validation job ${id} did not get there in ${timeoutMs} ms: ${JSON.stringify(res.body.job)}`);
+    if (Date.now() > deadline)
+      throw new Error(`validation job ${id} did not get there in ${timeoutMs} ms: ${JSON.stringify(res.body.job)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

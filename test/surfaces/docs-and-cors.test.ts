@@ -9,13 +9,23 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(() => browser?.close());
 
 const preflight = (path: string, origin: string) =>
-  fetch(`${server.baseUrl}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+  fetch(`${server.baseUrl}${path}`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+  });
 
 describe('cross-origin browser clients', () => {
   it('answer preflights and requests from the origins in CORS_ORIGINS, on every surface', async () => {
@@ -37,7 +47,11 @@ describe('cross-origin browser clients', () => {
     const res = await preflight('/api/user', 'http://elsewhere.example');
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    const graphql = await fetch(`${server.baseUrl}/graphql`, { method: 'POST', headers: { origin: 'http://elsewhere.example', 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+    const graphql = await fetch(`${server.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { origin: 'http://elsewhere.example', 'content-type': 'application/json' },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(graphql.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

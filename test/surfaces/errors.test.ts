@@ -7,7 +7,11 @@ const server = useApiServer();
 describe('error responses', () => {
   it('answers malformed JSON with 400 invalid_json', async () => {
     const { apiKey } = await createTestWorkspace();
-    const res = await server.request('POST', '/api/leads', { key: apiKey, rawBody: '{"leads": [', headers: { 'content-type': 'application/json' } });
+    const res = await server.request('POST', '/api/leads', {
+      key: apiKey,
+      rawBody: '{"leads": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'invalid_json', field: 'body' });
   });
@@ -40,7 +44,16 @@ describe('error responses', () => {
   it('answers a server fault with a bare 500, never a stack or internals', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     // A record the service cannot describe with its own output schema.
-    await Lead.collection.insertOne({ _id: 'corrupt-lead' as never, workspaceId, brandId: 'b', emailKey: '~1', linkedinKey: '~1', status: 'mystery', createdAt: new Date(), updatedAt: new Date() });
+    await Lead.collection.insertOne({
+      _id: 'corrupt-lead' as never,
+      workspaceId,
+      brandId: 'b',
+      emailKey: '~1',
+      linkedinKey: '~1',
+      status: 'mystery',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
     const res = await server.request('GET', '/api/leads', { key: apiKey });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: 'Internal server error', code: 'internal_error' });

@@ -1,4 +1,12 @@
-import { buildClientSchema, getIntrospectionQuery, getNamedType, isInputObjectType, isObjectType, validateSchema, type GraphQLType } from 'graphql';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isInputObjectType,
+  isObjectType,
+  validateSchema,
+  type GraphQLType,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { createScraper } from '../support/scraping.ts';
@@ -14,15 +22,33 @@ describe('GraphQL surface', () => {
     const { apiKey } = await createTestWorkspace();
     const imported = await graphql(
       apiKey,
-      `mutation Import($leads: [LeadsImportLeadsItemInput!]!) {
-        leadsImport(name: "From GraphQL", leads: $leads) { created duplicates leads { id email custom status } }
-      }`,
+      `
+        mutation Import($leads: [LeadsImportLeadsItemInput!]!) {
+          leadsImport(name: "From GraphQL", leads: $leads) {
+            created
+            duplicates
+            leads {
+              id
+              email
+              custom
+              status
+            }
+          }
+        }
+      `,
       { leads: [{ email: 'g@x.test', company: 'Graph Co', custom: { tier: 'A' }, status: 'qualified' }] },
     );
     expect(imported.errors).toBeUndefined();
-    expect(imported.data.leadsImport).toMatchObject({ created: 1, duplicates: 0, leads: [{ email: 'g@x.test', custom: { tier: 'A' }, status: 'qualified' }] });
+    expect(imported.data.leadsImport).toMatchObject({
+      created: 1,
+      duplicates: 0,
+      leads: [{ email: 'g@x.test', custom: { tier: 'A' }, status: 'qualified' }],
+    });
 
-    const listed = await graphql(apiKey, '{ leadsList(q: "graph", limit: 10) { total workspaceTotal leadLimit leads { company } campaigns { label count } } }');
+    const listed = await graphql(
+      apiKey,
+      '{ leadsList(q: "graph", limit: 10) { total workspaceTotal leadLimit leads { company } campaigns { label count } } }',
+    );
     expect(listed.data.leadsList).toEqual({
       total: 1,
       workspaceTotal: 1,
@@ -64,19 +90,27 @@ describe('GraphQL surface', () => {
     const { id, title } = imported.data.leadsImport.leads[0];
     expect(title).toBe('CTO');
 
-    const cleared = await graphql(apiKey, 'mutation Clear($id: ID!) { leadsUpdate(id: $id, field: "title", value: null) { lead { title } } }', { id });
+    const cleared = await graphql(
+      apiKey,
+      'mutation Clear($id: ID!) { leadsUpdate(id: $id, field: "title", value: null) { lead { title } } }',
+      { id },
+    );
     expect(cleared.errors).toBeUndefined();
     expect(cleared.data.leadsUpdate.lead.title).toBeNull();
     const listed = await server.request('GET', '/api/leads', { key: apiKey });
     expect(listed.body.leads).toMatchObject([{ id, title: null }]);
   });
 
-  it('clears a scraper\'s follow rules with follow: null, as REST does', async () => {
+  it("clears a scraper's follow rules with follow: null, as REST does", async () => {
     const { apiKey } = await createTestWorkspace();
     const scraperId = await createScraper(server, apiKey);
-    const unfollowed = await graphql(apiKey, 'mutation Unfollow($id: ID!) { scrapersUpdate(id: $id, follow: null) { scraper { follow { next } } } }', {
-      id: scraperId,
-    });
+    const unfollowed = await graphql(
+      apiKey,
+      'mutation Unfollow($id: ID!) { scrapersUpdate(id: $id, follow: null) { scraper { follow { next } } } }',
+      {
+        id: scraperId,
+      },
+    );
     expect(unfollowed.errors).toBeUndefined();
     expect(unfollowed.data.scrapersUpdate.scraper.follow).toBeNull();
     const fetched = await server.request('GET', `/api/scrapers/${scraperId}`, { key: apiKey });
@@ -87,13 +121,33 @@ describe('GraphQL surface', () => {
     const { apiKey } = await createTestWorkspace();
     const imported = await graphql(
       apiKey,
-      `mutation Import($leads: [LeadsImportLeadsItemInput!]!, $name: String) {
-        leadsImport(name: $name, leads: $leads) { created leads { email company } }
-      }`,
-      { name: null, leads: [{ email: 'a@x.test', company: null, score: null }, { email: 'b@x.test', company: 'B Co' }] },
+      `
+        mutation Import($leads: [LeadsImportLeadsItemInput!]!, $name: String) {
+          leadsImport(name: $name, leads: $leads) {
+            created
+            leads {
+              email
+              company
+            }
+          }
+        }
+      `,
+      {
+        name: null,
+        leads: [
+          { email: 'a@x.test', company: null, score: null },
+          { email: 'b@x.test', company: 'B Co' },
+        ],
+      },
     );
     expect(imported.errors).toBeUndefined();
-    expect(imported.data.leadsImport).toMatchObject({ created: 2, leads: [{ email: 'a@x.test', company: null }, { email: 'b@x.test', company: 'B Co' }] });
+    expect(imported.data.leadsImport).toMatchObject({
+      created: 2,
+      leads: [
+        { email: 'a@x.test', company: null },
+        { email: 'b@x.test', company: 'B Co' },
+      ],
+    });
 
     const listed = await graphql(apiKey, '{ leadsList(q: null, status: null, limit: 5) { total leads { email } } }');
     expect(listed.errors).toBeUndefined();
@@ -110,23 +164,43 @@ describe('GraphQL surface', () => {
   });
 
   it('types identifiers as ID, in fields and arguments', async () => {
-    const { data } = await graphql(undefined, '{ __schema { types { name kind fields { name type { ...Named } args { name type { ...Named } } } inputFields { name type { ...Named } } } } } fragment Named on __Type { name ofType { name ofType { name ofType { name } } } }');
+    const { data } = await graphql(
+      undefined,
+      '{ __schema { types { name kind fields { name type { ...Named } args { name type { ...Named } } } inputFields { name type { ...Named } } } } } fragment Named on __Type { name ofType { name ofType { name ofType { name } } } }',
+    );
     const named = (type: any): string => type.name ?? named(type.ofType);
     const notIds: string[] = [];
     for (const type of data.__schema.types as any[]) {
       if (type.name.startsWith('__')) continue;
-      const places = [...(type.fields ?? []).flatMap((f: any) => [{ at: `${type.name}.${f.name}`, ...f }, ...f.args.map((a: any) => ({ at: `${type.name}.${f.name}(${a.name})`, ...a }))]), ...(type.inputFields ?? []).map((f: any) => ({ at: `${type.name}.${f.name}`, ...f }))];
-      for (const place of places) if (/^ids?$|[a-z]Ids?$|_ids?$/.test(place.name) && named(place.type) !== 'ID') notIds.push(`${place.at}: ${named(place.type)}`);
+      const places = [
+        ...(type.fields ?? []).flatMap((f: any) => [
+          { at: `${type.name}.${f.name}`, ...f },
+          ...f.args.map((a: any) => ({ at: `${type.name}.${f.name}(${a.name})`, ...a })),
+        ]),
+        ...(type.inputFields ?? []).map((f: any) => ({ at: `${type.name}.${f.name}`, ...f })),
+      ];
+      for (const place of places)
+        if (/^ids?$|[a-z]Ids?$|_ids?$/.test(place.name) && named(place.type) !== 'ID') notIds.push(`${place.at}: ${named(place.type)}`);
     }
     expect(notIds).toEqual([]);
     const lead = await graphql(undefined, '{ __type(name: "Lead") { fields { name type { kind ofType { name } } } } }');
-    expect(lead.data.__type.fields.find((f: { name: string }) => f.name === 'id').type).toEqual({ kind: 'NON_NULL', ofType: { name: 'ID' } });
+    expect(lead.data.__type.fields.find((f: { name: string }) => f.name === 'id').type).toEqual({
+      kind: 'NON_NULL',
+      ofType: { name: 'ID' },
+    });
   });
 
   it('declares each set of enum values once, and every type it declares is used', async () => {
     const { data } = await graphql(undefined, '{ __schema { types { name kind enumValues { name } } } }');
-    const enums = (data.__schema.types as Array<{ name: string; kind: string; enumValues: Array<{ name: string }> | null }>).filter((t) => t.kind === 'ENUM' && !t.name.startsWith('__'));
-    const sets = enums.map((t) => t.enumValues!.map((v) => v.name).sort().join(','));
+    const enums = (data.__schema.types as Array<{ name: string; kind: string; enumValues: Array<{ name: string }> | null }>).filter(
+      (t) => t.kind === 'ENUM' && !t.name.startsWith('__'),
+    );
+    const sets = enums.map((t) =>
+      t
+        .enumValues!.map((v) => v.name)
+        .sort()
+        .join(','),
+    );
     expect(sets.length).toBe(new Set(sets).size);
     const byName = Object.fromEntries(enums.map((t) => [t.name, t.enumValues!.map((v) => v.name)]));
     expect(byName.LeadStatus!.sort()).toEqual(['contacted', 'disqualified', 'new', 'qualified']);
@@ -149,7 +223,9 @@ describe('GraphQL surface', () => {
     reach('Query');
     reach('Mutation');
     const builtIn = ['String', 'Boolean'];
-    expect(Object.keys(schema.getTypeMap()).filter((name) => !name.startsWith('__') && !reached.has(name) && !builtIn.includes(name))).toEqual([]);
+    expect(
+      Object.keys(schema.getTypeMap()).filter((name) => !name.startsWith('__') && !reached.has(name) && !builtIn.includes(name)),
+    ).toEqual([]);
   });
 
   it('takes webhook event types as the enum its argument is typed with', async () => {

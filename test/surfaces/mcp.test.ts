@@ -11,7 +11,9 @@ const server = useApiServer();
 
 async function connect(key: string) {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
   return client;
 }
 const parsed = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
@@ -30,7 +32,9 @@ describe('the MCP server', () => {
     expect(list.description).toContain('GET /api/leads');
     expect(list.inputSchema).toMatchObject({ type: 'object', properties: { limit: expect.objectContaining({ maximum: 500 }) } });
     const owner = await connect(workspace.apiKey);
-    expect((await owner.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['leads_import', 'agents_start', 'scrapers_start', 'validation_start']));
+    expect((await owner.listTools()).tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['leads_import', 'agents_start', 'scrapers_start', 'validation_start']),
+    );
     await reader.close();
     await owner.close();
   });
@@ -38,7 +42,10 @@ describe('the MCP server', () => {
   it('calls procedures through the same checks: input validation, permission, and the result as the API answers it', async () => {
     const { apiKey } = await createTestWorkspace();
     const client = await connect(apiKey);
-    const imported = await client.callTool({ name: 'leads_import', arguments: { leads: [{ email: 'mcp@x.test', full_name: 'Model Context' }] } });
+    const imported = await client.callTool({
+      name: 'leads_import',
+      arguments: { leads: [{ email: 'mcp@x.test', full_name: 'Model Context' }] },
+    });
     expect(imported.isError).toBeFalsy();
     expect(parsed(imported)).toMatchObject({ created: 1 });
     const listed = parsed(await client.callTool({ name: 'leads_list', arguments: { q: 'mcp' } }));
@@ -74,7 +81,7 @@ describe('the MCP server', () => {
     await client.close();
   });
 
-  it("answers each call with structuredContent that its outputSchema validates (ajv)", async () => {
+  it('answers each call with structuredContent that its outputSchema validates (ajv)', async () => {
     const { apiKey } = await createTestWorkspace('pro');
     const client = await connect(apiKey);
     const schemas = new Map((await client.listTools()).tools.map((tool) => [tool.name, tool.outputSchema]));
@@ -86,7 +93,9 @@ describe('the MCP server', () => {
       expect(validate(result.structuredContent), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
       return result.structuredContent as Record<string, any>;
     };
-    const imported = await check('leads_import', { leads: [{ email: 'typed@x.test', full_name: 'Typed Output', custom: { tier: 'gold' } }] });
+    const imported = await check('leads_import', {
+      leads: [{ email: 'typed@x.test', full_name: 'Typed Output', custom: { tier: 'gold' } }],
+    });
     const listed = await check('leads_list', { q: 'typed' });
     expect(listed.leads[0].email).toBe('typed@x.test');
     await check('leads_get', { id: listed.leads[0].id });
@@ -107,12 +116,18 @@ describe('the MCP server', () => {
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
     // A tool the key may not call is unknown to it as well.
-    expect(await client.callTool({ name: 'leads_import', arguments: { leads: [] } }).catch((e: McpError) => e.code)).toBe(ErrorCode.InvalidParams);
+    expect(await client.callTool({ name: 'leads_import', arguments: { leads: [] } }).catch((e: McpError) => e.code)).toBe(
+      ErrorCode.InvalidParams,
+    );
     await client.close();
   });
 
   it('answers 401 without a valid key, naming where its OAuth metadata will be', async () => {
-    const res = await fetch(`${server.baseUrl}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=".*\/\.well-known\/oauth-protected-resource\/mcp"$/);
   });

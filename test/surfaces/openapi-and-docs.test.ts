@@ -109,7 +109,14 @@ describe('OpenAPI document and reference page', () => {
     expect(Object.keys(paths['/api/leads'].post.responses)).toContain('201');
     expect(paths['/api/leads'].delete.requestBody.content['application/json'].schema.properties.ids.maxItems).toBe(500);
     expect(paths['/api/leads'].delete.parameters ?? []).toEqual([]);
-    expect(paths['/api/leads'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['q', 'status', 'agent_run_id', 'brand', 'limit', 'offset']);
+    expect(paths['/api/leads'].get.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'q',
+      'status',
+      'agent_run_id',
+      'brand',
+      'limit',
+      'offset',
+    ]);
     expect(components.schemas.Lead.properties.email.description).toBe('Email address.');
     const body = (operation: { responses: Record<string, { content: Record<string, { schema: Record<string, any> }> }> }, status: number) =>
       operation.responses[String(status)]!.content['application/json']!.schema;
@@ -164,7 +171,26 @@ describe('OpenAPI document and reference page', () => {
     expect(error.additionalProperties).toBe(false);
     expect(error.properties.code.enum).toEqual(Object.keys(errorStatus));
     expect(Object.keys(error.properties).sort()).toEqual(
-      ['error', 'code', 'field', 'issues', 'permission', 'plan', 'required', 'retryAfter', 'used', 'limit', 'needed', 'remaining', 'endpoints', 'runId', 'campaigns', 'status', 'cap', 'smtpCode'].sort(),
+      [
+        'error',
+        'code',
+        'field',
+        'issues',
+        'permission',
+        'plan',
+        'required',
+        'retryAfter',
+        'used',
+        'limit',
+        'needed',
+        'remaining',
+        'endpoints',
+        'runId',
+        'campaigns',
+        'status',
+        'cap',
+        'smtpCode',
+      ].sort(),
     );
     expect(error.properties.retryAfter.description).toContain('rate_limited');
     expect(components.schemas.ScrapingError.required).toEqual(['error', 'code', 'success', 'errorType']);
@@ -174,11 +200,21 @@ describe('OpenAPI document and reference page', () => {
     expect(components.schemas.ScrapeRun.properties.pages).toEqual({ type: 'integer', description: 'Pages fetched and used.' });
   });
 
-  it('types a workspace\'s endpoint at its own path, answering as /v1/e/{slug} does with its method', async () => {
+  it("types a workspace's endpoint at its own path, answering as /v1/e/{slug} does with its method", async () => {
     const document = (await server.request('GET', '/openapi.json')).body;
     const outputSchema = { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } } } };
-    const endpoint = { slug: 'shop-search', name: 'Shop search', description: null, method: 'GET', param_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, output_schema: outputSchema };
-    const typed = withPublishedEndpoints(document, [endpoint as unknown as PublishedEndpoint]).paths!['/v1/e/shop-search']!.get as { parameters: unknown; responses: Record<string, any> };
+    const endpoint = {
+      slug: 'shop-search',
+      name: 'Shop search',
+      description: null,
+      method: 'GET',
+      param_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+      output_schema: outputSchema,
+    };
+    const typed = withPublishedEndpoints(document, [endpoint as unknown as PublishedEndpoint]).paths!['/v1/e/shop-search']!.get as {
+      parameters: unknown;
+      responses: Record<string, any>;
+    };
     expect(typed.parameters).toEqual([{ in: 'query', name: 'q', required: true, schema: { type: 'string' } }]);
     expect(typed.responses['200'].content['application/json'].schema).toEqual(outputSchema);
     // Only its own method is documented there, so no 405; the rest as the generic path answers.
@@ -187,14 +223,16 @@ describe('OpenAPI document and reference page', () => {
     expect(typed.responses['403']).toEqual(document.paths['/v1/e/{slug}'].get.responses['403']);
   });
 
-  it('states each operation\'s permission in its description and as x-permission', async () => {
+  it("states each operation's permission in its description and as x-permission", async () => {
     const { paths } = (await server.request('GET', '/openapi.json')).body;
     expect(paths['/api/leads'].get['x-permission']).toBe('read');
     expect(paths['/api/leads'].get.description).toContain('Permission: `read`.');
     expect(paths['/api/scrape/{scraperId}'].post['x-permission']).toBe('scraper');
     expect(paths['/api/user'].get).toMatchObject({ 'x-permission': 'any', description: expect.stringContaining('Any valid credential') });
     const undocumented = Object.entries(paths as Record<string, Record<string, { 'x-permission'?: string }>>).flatMap(([path, ops]) =>
-      Object.entries(ops).filter(([, op]) => !op['x-permission']).map(([method]) => `${method} ${path}`),
+      Object.entries(ops)
+        .filter(([, op]) => !op['x-permission'])
+        .map(([method]) => `${method} ${path}`),
     );
     expect(undocumented).toEqual([]);
   });

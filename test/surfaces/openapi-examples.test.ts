@@ -6,7 +6,12 @@ import { useSmtpServer } from '../support/smtp-server.ts';
 
 const smtp = useSmtpServer();
 // The examples' pages and webhook receiver are at example.com: here, this machine (none of them is fetched before the call answers).
-const server = useApiServer({ ...outreachEnv, OUTBOUND_HOST_OVERRIDES: 'example.com=127.0.0.1', SCRAPE_ALLOWED_ADDRESSES: '127.0.0.1', SCRAPE_HOST_OVERRIDES: 'example.com=127.0.0.1' });
+const server = useApiServer({
+  ...outreachEnv,
+  OUTBOUND_HOST_OVERRIDES: 'example.com=127.0.0.1',
+  SCRAPE_ALLOWED_ADDRESSES: '127.0.0.1',
+  SCRAPE_HOST_OVERRIDES: 'example.com=127.0.0.1',
+});
 
 type Body = Record<string, unknown>;
 type Operation = { requestBody?: { content: { 'application/json': { example?: Body } } } };
@@ -43,7 +48,8 @@ async function world() {
     sequence,
     lead: async () => (await create('POST /api/leads')).leads[0].id as string,
     scraper: async () => (await create('POST /api/scrapers')).scraper.id as string,
-    campaign: async () => (await create('POST /api/outreach/campaigns', { sequence_id: await sequence(), inbox_ids: [await inbox()] })).campaign.id as string,
+    campaign: async () =>
+      (await create('POST /api/outreach/campaigns', { sequence_id: await sequence(), inbox_ids: [await inbox()] })).campaign.id as string,
   };
 }
 type World = Awaited<ReturnType<typeof world>>;
@@ -73,15 +79,27 @@ const table: Record<string, { status: number; setup?: (w: World) => Promise<{ pa
   'PATCH /api/outreach/inboxes/{id}': { status: 200, setup: async (w) => ({ path: { id: await w.inbox() } }) },
   'POST /api/outreach/sequences': { status: 200 },
   'PATCH /api/outreach/sequences/{id}': { status: 200, setup: async (w) => ({ path: { id: await w.sequence() } }) },
-  'POST /api/outreach/campaigns': { status: 201, setup: async (w) => ({ body: { sequence_id: await w.sequence(), inbox_ids: [await w.inbox()] } }) },
+  'POST /api/outreach/campaigns': {
+    status: 201,
+    setup: async (w) => ({ body: { sequence_id: await w.sequence(), inbox_ids: [await w.inbox()] } }),
+  },
   'PATCH /api/outreach/campaigns': { status: 200, setup: async (w) => ({ body: { id: await w.campaign() } }) },
-  'POST /api/outreach/campaigns/{id}/enroll': { status: 200, setup: async (w) => ({ path: { id: await w.campaign() }, body: { lead_ids: [await w.lead()] } }) },
+  'POST /api/outreach/campaigns/{id}/enroll': {
+    status: 200,
+    setup: async (w) => ({ path: { id: await w.campaign() }, body: { lead_ids: [await w.lead()] } }),
+  },
   'POST /api/outreach/suppressions': { status: 201 },
   'DELETE /api/outreach/suppressions': { status: 200 },
   // Sent for real, through the test's SMTP server (the example's inbox is not a real server).
-  'POST /api/outreach/send': { status: 200, setup: async (w) => ({ body: { inbox_id: await createInbox(server, w.apiKey, smtp).then((inbox) => inbox.id) } }) },
+  'POST /api/outreach/send': {
+    status: 200,
+    setup: async (w) => ({ body: { inbox_id: await createInbox(server, w.apiKey, smtp).then((inbox) => inbox.id) } }),
+  },
   'POST /api/agents/runs': { status: 202 },
-  'POST /api/agents/runs/{id}/reply': { status: 200, setup: async (w) => ({ path: { id: (await w.create('POST /api/agents/runs')).run_id } }) },
+  'POST /api/agents/runs/{id}/reply': {
+    status: 200,
+    setup: async (w) => ({ path: { id: (await w.create('POST /api/agents/runs')).run_id } }),
+  },
   'POST /api/skills': { status: 201 },
   'POST /api/webhooks': { status: 201 },
   'PATCH /api/webhooks/{id}': { status: 200, setup: async (w) => ({ path: { id: (await w.create('POST /api/webhooks')).webhook.id } }) },
@@ -98,7 +116,11 @@ const table: Record<string, { status: number; setup?: (w: World) => Promise<{ pa
   // An async POST endpoint answers 202 with the run at once, with no page fetched.
   'POST /v1/e/{slug}': {
     status: 202,
-    setup: async (w) => ({ path: { slug: (await w.create('POST /api/endpoints', { scraper_id: await w.scraper(), method: 'POST', mode: 'async' })).endpoint.slug } }),
+    setup: async (w) => ({
+      path: {
+        slug: (await w.create('POST /api/endpoints', { scraper_id: await w.scraper(), method: 'POST', mode: 'async' })).endpoint.slug,
+      },
+    }),
   },
   'POST /api/keys': { status: 201 },
 };
@@ -121,7 +143,10 @@ describe('request examples in /openapi.json', () => {
 describe('the /docs reference', () => {
   it('sends the example with "Try it out" on POST /api/leads, and the lead is stored', async () => {
     const { apiKey } = await createTestWorkspace();
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+    });
     try {
       const page = await browser.newPage();
       await page.goto(`${server.baseUrl}/docs`);

@@ -11,15 +11,23 @@ type Operation = { operationId?: string; requestBody?: { content: Record<string,
 describe('the OpenAPI document for generated clients', () => {
   it("passes Redocly's recommended lint with no warning but the licence the project chooses not to state", async () => {
     const config = await createConfig({ extends: ['recommended'] });
-    const problems = await lintFromString({ source: JSON.stringify(await served()), absoluteRef: `${server.baseUrl}/openapi.json`, config });
-    const reported = problems.filter((problem) => problem.ruleId !== 'info-license').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    const problems = await lintFromString({
+      source: JSON.stringify(await served()),
+      absoluteRef: `${server.baseUrl}/openapi.json`,
+      config,
+    });
+    const reported = problems
+      .filter((problem) => problem.ruleId !== 'info-license')
+      .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(reported).toEqual([]);
   });
 
   it('names every operation, the published-endpoint call included', async () => {
     const { paths } = await served();
     const unnamed = Object.entries(paths as Record<string, Record<string, Operation>>).flatMap(([path, operations]) =>
-      Object.entries(operations).filter(([, operation]) => !operation.operationId).map(([method]) => `${method} ${path}`),
+      Object.entries(operations)
+        .filter(([, operation]) => !operation.operationId)
+        .map(([method]) => `${method} ${path}`),
     );
     expect(unnamed).toEqual([]);
     expect(paths['/v1/e/{slug}'].get.operationId).toBe('endpoints-invoke');
@@ -29,9 +37,20 @@ describe('the OpenAPI document for generated clients', () => {
     const { webhooks, components } = await served();
     expect(Object.keys(webhooks).sort()).toEqual([...eventTypes].sort());
     const message = (type: string) => (webhooks[type].post as Operation).requestBody!.content['application/json']!.schema;
-    expect(message('scrape.run.completed')).toMatchObject({ required: ['type', 'timestamp', 'data'], properties: { type: { const: 'scrape.run.completed' } } });
+    expect(message('scrape.run.completed')).toMatchObject({
+      required: ['type', 'timestamp', 'data'],
+      properties: { type: { const: 'scrape.run.completed' } },
+    });
     expect(message('scrape.run.failed').properties.data.$ref).toBe('#/components/schemas/ScrapeRunEvent');
-    expect(components.schemas.ScrapeRunEvent.required).toEqual(['runId', 'scraperId', 'url', 'pages', 'creditsCharged', 'error', 'errorCode']);
+    expect(components.schemas.ScrapeRunEvent.required).toEqual([
+      'runId',
+      'scraperId',
+      'url',
+      'pages',
+      'creditsCharged',
+      'error',
+      'errorCode',
+    ]);
     expect(message('outreach.lead.unsubscribed').properties.data.$ref).toBe('#/components/schemas/Lead');
     expect(message('agent.run.paused').properties.data.$ref).toBe('#/components/schemas/AgentRun');
     expect(message('webhook.test').properties.data.$ref).toBe('#/components/schemas/WebhookTestEvent');
@@ -47,13 +66,22 @@ describe('the OpenAPI document for generated clients', () => {
     const walk = (node: unknown, at: string) => {
       if (!node || typeof node !== 'object') return;
       const schema = node as { required?: unknown; properties?: Record<string, unknown> };
-      if (Array.isArray(schema.required)) for (const key of schema.required) if (!schema.properties?.[key]) undefinedKeys.push(`${at}: ${key}`);
+      if (Array.isArray(schema.required))
+        for (const key of schema.required) if (!schema.properties?.[key]) undefinedKeys.push(`${at}: ${key}`);
       for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
     };
     walk(document, '#');
     expect(undefinedKeys).toEqual([]);
     expect(document.components.schemas.ValidationJob.properties.counts.properties.accept_all).toEqual({ type: 'integer' });
     const replies = document.paths['/api/outreach/replies'].get.responses['200'].content['application/json'].schema;
-    expect(Object.keys(replies.properties.counts.properties.sentiment.properties)).toEqual(['positive', 'neutral', 'negative', 'objection', 'unsubscribe', 'ooo', 'referral']);
+    expect(Object.keys(replies.properties.counts.properties.sentiment.properties)).toEqual([
+      'positive',
+      'neutral',
+      'negative',
+      'objection',
+      'unsubscribe',
+      'ooo',
+      'referral',
+    ]);
   });
 });

@@ -7,7 +7,10 @@ const server = useApiServer({ RATE_LIMIT_PER_MINUTE: '2' });
 
 /** A published endpoint (the owner key spends its two requests on it). */
 async function publishEndpoint(workspace: TestWorkspace, slug: string) {
-  const scraperId = await createScraper(server, workspace.apiKey, { name: 'One page', extract: { items: '.product', fields: { title: { selector: 'h2' } } } });
+  const scraperId = await createScraper(server, workspace.apiKey, {
+    name: 'One page',
+    extract: { items: '.product', fields: { title: { selector: 'h2' } } },
+  });
   const res = await server.request('POST', '/api/endpoints', {
     key: workspace.apiKey,
     body: {
@@ -22,7 +25,7 @@ async function publishEndpoint(workspace: TestWorkspace, slug: string) {
 }
 
 describe('GET /openapi.json with a key', () => {
-  it('types the workspace\'s endpoints for a key that may only invoke them', async () => {
+  it("types the workspace's endpoints for a key that may only invoke them", async () => {
     const workspace = await createTestWorkspace();
     await publishEndpoint(workspace, 'shop-search');
     const invokeOnly = await workspace.keyWith('endpoints:invoke');
@@ -39,7 +42,7 @@ describe('GET /openapi.json with a key', () => {
     expect(bad.body.paths['/v1/e/{slug}']).toBeDefined();
   });
 
-  it('spends none of the key\'s rate limit', async () => {
+  it("spends none of the key's rate limit", async () => {
     const { apiKey } = await createTestWorkspace();
     for (let i = 0; i < 4; i++) {
       const res = await server.request('GET', '/openapi.json', { key: apiKey });

@@ -35,7 +35,9 @@ async function rawRequest(request: string, chunks = 1): Promise<RawResponse> {
   const text = Buffer.concat(received).toString('utf8');
   const [head = '', body = ''] = text.split('\r\n\r\n', 2);
   const [statusLine = '', ...headerLines] = head.split('\r\n');
-  const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
@@ -52,13 +54,13 @@ describe('over-long requests', () => {
   const longUrl = `/api/leads?q=${'a'.repeat(20_000)}`;
   const bigHeader = `X-Padding: ${'b'.repeat(20_000)}`;
 
-  it('answers a URL over Node\'s header limit with a JSON 414 and closes the connection', async () => {
+  it("answers a URL over Node's header limit with a JSON 414 and closes the connection", async () => {
     expectJsonError(await rawRequest(`GET ${longUrl} HTTP/1.1\r\nHost: api.test\r\n\r\n`), 414, 'uri_too_long');
     // Also when the URL arrives in several packets, the one that overflows holding neither its start nor its end.
     expectJsonError(await rawRequest(`GET ${longUrl}${'c'.repeat(20_000)} HTTP/1.1\r\nHost: api.test\r\n\r\n`, 4), 414, 'uri_too_long');
   });
 
-  it('answers headers over Node\'s limit with a JSON 431 and closes the connection', async () => {
+  it("answers headers over Node's limit with a JSON 431 and closes the connection", async () => {
     expectJsonError(await rawRequest(`GET /api/user HTTP/1.1\r\nHost: api.test\r\n${bigHeader}\r\n\r\n`), 431, 'headers_too_large');
     // In pieces: many header lines, and one long cookie that overflows in a packet holding neither its start nor its end.
     const manyHeaders = Array.from({ length: 400 }, (_, i) => `X-Header-${i}: ${'d'.repeat(50)}\r\n`).join('');

@@ -47,13 +47,24 @@ describe('request ids', () => {
       const res = await server.request('GET', '/healthz', { headers: { 'x-request-id': invalid } });
       expect(res.headers.get('x-request-id'), invalid).toMatch(uuid);
     }
-    expect((await server.request('GET', '/healthz', { headers: { 'x-request-id': 'x'.repeat(128) } })).headers.get('x-request-id')).toBe('x'.repeat(128));
+    expect((await server.request('GET', '/healthz', { headers: { 'x-request-id': 'x'.repeat(128) } })).headers.get('x-request-id')).toBe(
+      'x'.repeat(128),
+    );
   });
 
   it('writes the request id on the log line of a server fault', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     // A record the service cannot describe with its own output schema (as in errors.test.ts).
-    await Lead.collection.insertOne({ _id: 'corrupt-lead' as never, workspaceId, brandId: 'b', emailKey: '~1', linkedinKey: '~1', status: 'mystery', createdAt: new Date(), updatedAt: new Date() });
+    await Lead.collection.insertOne({
+      _id: 'corrupt-lead' as never,
+      workspaceId,
+      brandId: 'b',
+      emailKey: '~1',
+      linkedinKey: '~1',
+      status: 'mystery',
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
     const lines: Record<string, unknown>[] = [];
     setLogLevel('error');
     setLogSink((line) => lines.push(JSON.parse(line)));

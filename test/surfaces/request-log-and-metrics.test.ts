@@ -35,10 +35,25 @@ describe('request logs', () => {
   it('write one line per request at info: method, route as declared, status, duration, request id, key id, never the key', async () => {
     const { apiKey } = await createTestWorkspace();
     const keyId = (await server.request('GET', '/api/user', { key: apiKey })).body.data.apiKey.id;
-    const lines = await linesDuring('info', () => server.request('GET', '/api/scrapers/5d0c1a7e-8f2b-4c3d-9e4f-1a2b3c4d5e6f', { key: apiKey, headers: { 'x-request-id': 'log-test-1' } }));
+    const lines = await linesDuring('info', () =>
+      server.request('GET', '/api/scrapers/5d0c1a7e-8f2b-4c3d-9e4f-1a2b3c4d5e6f', {
+        key: apiKey,
+        headers: { 'x-request-id': 'log-test-1' },
+      }),
+    );
     const requestLines = lines.filter((l) => l.message === 'request');
     expect(requestLines).toEqual([
-      { time: expect.any(String), level: 'info', message: 'request', requestId: 'log-test-1', method: 'GET', route: '/api/scrapers/{id}', status: 404, durationMs: expect.any(Number), keyId },
+      {
+        time: expect.any(String),
+        level: 'info',
+        message: 'request',
+        requestId: 'log-test-1',
+        method: 'GET',
+        route: '/api/scrapers/{id}',
+        status: 404,
+        durationMs: expect.any(Number),
+        keyId,
+      },
     ]);
     expect(JSON.stringify(lines)).not.toContain(apiKey);
 
@@ -64,7 +79,10 @@ describe('request logs of requests that never got their answer', () => {
       await expect(waiting).rejects.toThrow();
       await new Promise((r) => setTimeout(r, 100));
     });
-    expect(lines.find((l) => l.message === 'request' && l.route === '/api/scrape/{scraperId}')).toMatchObject({ method: 'POST', status: 499 });
+    expect(lines.find((l) => l.message === 'request' && l.route === '/api/scrape/{scraperId}')).toMatchObject({
+      method: 'POST',
+      status: 499,
+    });
   });
 
   it('log a request refused before it could be parsed', async () => {
@@ -85,7 +103,10 @@ describe('GET /metrics', () => {
     const metrics = async () => (await fetch(`${server.baseUrl}/metrics`)).text();
     const accepted = 'http_requests_total{route="/api/scrape/{scraperId}",method="POST",status="202"}';
     const acceptedBefore = sample(await metrics(), accepted) ?? 0;
-    const started = await server.request('POST', `/api/scrape/${scraperId}`, { key: apiKey, body: { url: `${sites.site.origin}/catalogue?page=1` } });
+    const started = await server.request('POST', `/api/scrape/${scraperId}`, {
+      key: apiKey,
+      body: { url: `${sites.site.origin}/catalogue?page=1` },
+    });
     expect((await waitForRun(server, apiKey, started.body.data.runId)).pages).toBe(4);
     await new Promise((r) => setTimeout(r, 200)); // the job's own bookkeeping after the run ended
 
@@ -94,7 +115,9 @@ describe('GET /metrics', () => {
     expect(res.headers.get('content-type')).toContain('text/plain');
     const text = await res.text();
     expect(sample(text, accepted)).toBe(acceptedBefore + 1);
-    expect(sample(text, 'http_request_duration_seconds_count{route="/api/scrape/{scraperId}",method="POST"}')).toBeGreaterThanOrEqual(acceptedBefore + 1);
+    expect(sample(text, 'http_request_duration_seconds_count{route="/api/scrape/{scraperId}",method="POST"}')).toBeGreaterThanOrEqual(
+      acceptedBefore + 1,
+    );
     expect(sample(text, 'job_runs_total{job="scrape.run",outcome="completed"}')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'scrape_pages_total{engine="http"}')).toBeGreaterThanOrEqual(4);
     expect(sample(text, 'credits_spent_total{kind="crawl"}')).toBeGreaterThanOrEqual(4);

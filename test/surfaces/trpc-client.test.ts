@@ -17,7 +17,11 @@ describe('tRPC surface', () => {
     const lead = imported.leads[0]!;
     const updated = await client.leads.update.mutate({ id: lead.id, status: 'contacted', score: 40 });
     expect(updated.lead).toMatchObject({ status: 'contacted', score: 40 });
-    const [list, capacity, me] = await Promise.all([client.leads.list.query({ q: 'tia' }), client.leads.capacity.query(), client.account.currentUser.query()]);
+    const [list, capacity, me] = await Promise.all([
+      client.leads.list.query({ q: 'tia' }),
+      client.leads.capacity.query(),
+      client.account.currentUser.query(),
+    ]);
     expect(list.total).toBe(1);
     expect(capacity).toMatchObject({ used: 1, tier: 'free' });
     expect(me.success).toBe(true);
@@ -29,7 +33,9 @@ describe('tRPC surface', () => {
     const error = await readOnly.leads.import.mutate({ leads: [{ email: 'x@x.test' }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
     expect((error as TRPCClientError<AppRouter>).data).toMatchObject({ httpStatus: 403, code: 'missing_permission', permission: 'write' });
-    const invalid = await clientFor(workspace.apiKey).leads.list.query({ limit: 1000 }).catch((e: unknown) => e);
+    const invalid = await clientFor(workspace.apiKey)
+      .leads.list.query({ limit: 1000 })
+      .catch((e: unknown) => e);
     expect((invalid as TRPCClientError<AppRouter>).data).toMatchObject({ httpStatus: 400, code: 'validation_failed', field: 'limit' });
   });
 });

@@ -19,22 +19,35 @@ const probes = router({
   undeclared: apiProcedure.meta({} as Meta).query(() => 'never'),
 });
 const callerWith = (key: string) => createCallerFactory(probes)(createRequestContext({ authorization: `Bearer ${key}` }, 1000));
-const failure = (call: Promise<unknown>) => call.then(() => null, (error: unknown) => toErrorResponse(error));
+const failure = (call: Promise<unknown>) =>
+  call.then(
+    () => null,
+    (error: unknown) => toErrorResponse(error),
+  );
 
 describe('the API procedure enforces permission and plan from meta', () => {
   it('answers outreach_locked on the free plan and lets a paid plan through', async () => {
     const workspace = await createTestWorkspace('free');
     const caller = callerWith(workspace.apiKey);
-    expect(await failure(caller.sending())).toMatchObject({ status: 403, body: { code: 'outreach_locked', plan: 'free', required: 'paid' } });
+    expect(await failure(caller.sending())).toMatchObject({
+      status: 403,
+      body: { code: 'outreach_locked', plan: 'free', required: 'paid' },
+    });
     await updateWorkspace(workspace.workspaceId, { plan: 'starter' });
     expect(await caller.sending()).toBe('sent');
   });
 
   it('answers plan_required below Pro, and checks the permission before the plan', async () => {
     const workspace = await createTestWorkspace('starter');
-    expect(await failure(callerWith(workspace.apiKey).sentiment())).toMatchObject({ status: 403, body: { code: 'plan_required', required: 'pro' } });
+    expect(await failure(callerWith(workspace.apiKey).sentiment())).toMatchObject({
+      status: 403,
+      body: { code: 'plan_required', required: 'pro' },
+    });
     const writeOnly = await workspace.keyWith('write');
-    expect(await failure(callerWith(writeOnly).sentiment())).toMatchObject({ status: 403, body: { code: 'missing_permission', permission: 'read' } });
+    expect(await failure(callerWith(writeOnly).sentiment())).toMatchObject({
+      status: 403,
+      body: { code: 'missing_permission', permission: 'read' },
+    });
     await updateWorkspace(workspace.workspaceId, { plan: 'business' });
     expect(await callerWith(workspace.apiKey).sentiment()).toBe('analyzed');
   });

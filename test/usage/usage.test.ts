@@ -11,7 +11,10 @@ import { createScraper, scrapeEnv, waitForRun as waitForScrape } from '../suppor
 import { startValidation, waitForJob } from '../support/validation.ts';
 
 // A scrape (catalogue site), an agent run (scripted model on 127.0.0.1) and a validation job (mail world) on one server.
-const world = useMailWorld({ 'acme.test': { ip: '127.0.0.21', mailboxes: { ada: 'accept', grace: 'accept' } } }, { allowed: ['127.0.0.21', '127.0.0.1'] });
+const world = useMailWorld(
+  { 'acme.test': { ip: '127.0.0.21', mailboxes: { ada: 'accept', grace: 'accept' } } },
+  { allowed: ['127.0.0.21', '127.0.0.1'] },
+);
 const model = useScriptedModel(world.env);
 const server = useApiServer(Object.assign(world.env, scrapeEnv), { worker: true });
 const sites = useCatalogueAndForbiddenSites();
@@ -19,14 +22,17 @@ const sites = useCatalogueAndForbiddenSites();
 const zeroDay = { crawl: 0, agent: 0, validation: 0 };
 
 describe('GET /api/usage', () => {
-  it('shows what a scrape, an agent run and a validation job each spent, on today in the workspace\'s time zone', async () => {
+  it("shows what a scrape, an agent run and a validation job each spent, on today in the workspace's time zone", async () => {
     const { apiKey, workspaceId } = await createTestWorkspace('pro');
     // UTC+14: its date is often not UTC's.
     const timezone = 'Pacific/Kiritimati';
     await updateWorkspace(workspaceId, { timezone });
 
     const scraperId = await createScraper(server, apiKey);
-    const started = await server.request('POST', `/api/scrape/${scraperId}`, { key: apiKey, body: { url: `${sites.site.origin}/catalogue?page=1` } });
+    const started = await server.request('POST', `/api/scrape/${scraperId}`, {
+      key: apiKey,
+      body: { url: `${sites.site.origin}/catalogue?page=1` },
+    });
     const scrape = await waitForScrape(server, apiKey, started.body.data.runId);
     expect(scrape).toMatchObject({ status: 'completed', creditsCharged: 4 });
 
@@ -51,10 +57,16 @@ describe('GET /api/usage', () => {
       },
       leads: { used: 2, limit: 100_000, remaining: 99_998, tier: 'pro' },
       keys: { active: 2, limit: 25 },
-      days: Array.from({ length: 30 }, (_, i) => ({ date: today.minus({ days: 29 - i }).toISODate(), ...(i === 29 ? { crawl: 4, agent: 2, validation: 2 } : zeroDay) })),
+      days: Array.from({ length: 30 }, (_, i) => ({
+        date: today.minus({ days: 29 - i }).toISODate(),
+        ...(i === 29 ? { crawl: 4, agent: 2, validation: 2 } : zeroDay),
+      })),
     });
 
-    const graphql = await server.request('POST', '/graphql', { key: apiKey, body: { query: '{ usageGet { credits { crawl { used30d } } days { date crawl } } }' } });
+    const graphql = await server.request('POST', '/graphql', {
+      key: apiKey,
+      body: { query: '{ usageGet { credits { crawl { used30d } } days { date crawl } } }' },
+    });
     expect(graphql.body.data.usageGet.credits.crawl.used30d).toBe(4);
     expect(graphql.body.data.usageGet.days.at(-1)).toEqual({ date: today.toISODate(), crawl: 4 });
   }, 60_000);

@@ -14,9 +14,12 @@ describe('addressFacts', () => {
     expect(addressFacts(input)).toMatchObject(facts);
   });
 
-  it.each(['plainaddress', 'a@b', '@acme.io', 'ada@', 'ada@@acme.io', 'ada acme@acme.io', 'Ada <ada@acme.io>, Bob <bob@acme.io>', ''])('refuses %j', (input) => {
-    expect(addressFacts(input)).toBeNull();
-  });
+  it.each(['plainaddress', 'a@b', '@acme.io', 'ada@', 'ada@@acme.io', 'ada acme@acme.io', 'Ada <ada@acme.io>, Bob <bob@acme.io>', ''])(
+    'refuses %j',
+    (input) => {
+      expect(addressFacts(input)).toBeNull();
+    },
+  );
 });
 
 describe('providerOf', () => {

@@ -14,7 +14,7 @@ describe('reading an RCPT refusal', () => {
     [550, 'No such user here', 'invalid', 'mailbox_not_found'],
     [550, 'Message rejected due to local policy', 'unknown', 'blocked'],
     [550, '', 'invalid', 'mailbox_not_found'],
-    [553, 'sorry, that domain isn\'t in my list of allowed rcpthosts', 'invalid', 'mailbox_not_found'],
+    [553, "sorry, that domain isn't in my list of allowed rcpthosts", 'invalid', 'mailbox_not_found'],
     [554, 'Transaction failed', 'unknown', 'blocked'],
   ])('%i %s → %s (%s)', (code, text, status, reason) => {
     expect(rejection(code, text)).toEqual({ status, reason, detail: `${code} ${text}`.trim() });
@@ -25,9 +25,18 @@ describe('an RCPT answer for a real address', () => {
   it('is valid where made-up addresses are refused, accept_all where they are accepted, and asked again while that is not known', () => {
     const accepted = { kind: 'accepted', code: 250 } as const;
     expect(rcptOutcome(accepted, false)).toEqual({ kind: 'final', conclusion: { status: 'valid', reason: 'accepted', detail: null } });
-    expect(rcptOutcome(accepted, true)).toEqual({ kind: 'final', conclusion: { status: 'accept_all', reason: 'accepted_any_address', detail: null } });
+    expect(rcptOutcome(accepted, true)).toEqual({
+      kind: 'final',
+      conclusion: { status: 'accept_all', reason: 'accepted_any_address', detail: null },
+    });
     expect(rcptOutcome(accepted, undefined)).toMatchObject({ kind: 'temporary' });
-    expect(rcptOutcome({ kind: 'temporary', reason: '451 4.7.1 Greylisted' }, false)).toEqual({ kind: 'temporary', reason: '451 4.7.1 Greylisted' });
-    expect(rcptOutcome({ kind: 'rejected', code: 550, text: '5.1.1 Unknown user' }, true)).toMatchObject({ kind: 'final', conclusion: { status: 'invalid' } });
+    expect(rcptOutcome({ kind: 'temporary', reason: '451 4.7.1 Greylisted' }, false)).toEqual({
+      kind: 'temporary',
+      reason: '451 4.7.1 Greylisted',
+    });
+    expect(rcptOutcome({ kind: 'rejected', code: 550, text: '5.1.1 Unknown user' }, true)).toMatchObject({
+      kind: 'final',
+      conclusion: { status: 'invalid' },
+    });
   });
 });

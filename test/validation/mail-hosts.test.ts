@@ -21,9 +21,19 @@ const dns = useDnsServer({
   'nomail.test': { mx: [{ exchange: '.', priority: 0 }], a: ['127.0.0.20'] },
   'web-only.test': { a: ['127.0.0.30'], aaaa: ['::1'] },
   'parked.test': {},
-  'dangling.test': { mx: [{ exchange: 'gone.dangling.test', priority: 10 }, { exchange: 'empty.dangling.test', priority: 20 }] },
+  'dangling.test': {
+    mx: [
+      { exchange: 'gone.dangling.test', priority: 10 },
+      { exchange: 'empty.dangling.test', priority: 20 },
+    ],
+  },
   'empty.dangling.test': {},
-  'half.test': { mx: [{ exchange: 'gone.half.test', priority: 5 }, { exchange: 'mx.half.test', priority: 10 }] },
+  'half.test': {
+    mx: [
+      { exchange: 'gone.half.test', priority: 5 },
+      { exchange: 'mx.half.test', priority: 10 },
+    ],
+  },
   'mx.half.test': { a: ['127.0.0.40'] },
   'mute-host.test': { mx: [{ exchange: 'mx.mute-host.test', priority: 10 }] },
   // More addresses than a UDP answer carries (1232 bytes with EDNS): the resolver asks again over TCP.
@@ -53,7 +63,7 @@ describe('mailHosts', () => {
     expect(dns.queries('nomail.test', 'A')).toBe(0);
   });
 
-  it('falls back to the domain\'s own addresses when it has no MX (RFC 5321 §5.1)', async () => {
+  it("falls back to the domain's own addresses when it has no MX (RFC 5321 §5.1)", async () => {
     expect(await mailHosts('web-only.test', options())).toEqual({
       kind: 'hosts',
       hosts: [{ host: 'web-only.test', priority: 0, addresses: ['127.0.0.30', '::1'] }],
@@ -93,7 +103,10 @@ describe('mailHosts', () => {
   it('sees the zones change between lookups', async () => {
     dns.zones['parked.test'] = { mx: [{ exchange: 'mx2.acme.test', priority: 5 }] };
     try {
-      expect(await mailHosts('parked.test', options())).toEqual({ kind: 'hosts', hosts: [{ host: 'mx2.acme.test', priority: 5, addresses: ['127.0.0.12'] }] });
+      expect(await mailHosts('parked.test', options())).toEqual({
+        kind: 'hosts',
+        hosts: [{ host: 'mx2.acme.test', priority: 5, addresses: ['127.0.0.12'] }],
+      });
     } finally {
       dns.zones['parked.test'] = {};
     }
@@ -116,10 +129,15 @@ describe('mailHosts', () => {
 
   it('keeps to the timeout however many servers there are to try', async () => {
     // Two more servers that never answer: six tries of at least 150 ms, cut off at 600.
-    const mute = await Promise.all([1, 2].map(() => new Promise<Socket>((bound) => {
-      const socket = createSocket('udp4');
-      socket.bind(0, '127.0.0.1', () => bound(socket));
-    })));
+    const mute = await Promise.all(
+      [1, 2].map(
+        () =>
+          new Promise<Socket>((bound) => {
+            const socket = createSocket('udp4');
+            socket.bind(0, '127.0.0.1', () => bound(socket));
+          }),
+      ),
+    );
     dns.script('acme.test', 'timeout');
     try {
       const servers = [...dns.servers, ...mute.map((socket) => `127.0.0.1:${socket.address().port}`)];

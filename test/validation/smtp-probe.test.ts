@@ -18,7 +18,8 @@ const server = new SMTPServer({
     commands.push(`RCPT ${address.address}`);
     const local = address.address.split('@')[0];
     if (local === 'nobody') return done(Object.assign(new Error('5.1.1 User unknown'), { responseCode: 550 }));
-    if (local === 'grey' && greylisted++ === 0) return done(Object.assign(new Error('4.7.1 Greylisted, try again later'), { responseCode: 451 }));
+    if (local === 'grey' && greylisted++ === 0)
+      return done(Object.assign(new Error('4.7.1 Greylisted, try again later'), { responseCode: 451 }));
     done();
   },
   onData: (stream, _session, done) => (commands.push('DATA'), stream.resume(), stream.on('end', () => done())),
@@ -48,7 +49,11 @@ describe('SmtpProbe', () => {
     commands.length = 0;
     const probe = await SmtpProbe.open(loopback, options());
     expect(await probe.check('ada@acme.test')).toEqual({ kind: 'accepted', code: 250 });
-    expect(await probe.check('nobody@acme.test')).toMatchObject({ kind: 'rejected', code: 550, text: expect.stringContaining('User unknown') });
+    expect(await probe.check('nobody@acme.test')).toMatchObject({
+      kind: 'rejected',
+      code: 550,
+      text: expect.stringContaining('User unknown'),
+    });
     expect(await probe.check('grey@acme.test')).toMatchObject({ kind: 'temporary', reason: expect.stringContaining('451') });
     expect(await probe.check('grey@acme.test')).toEqual({ kind: 'accepted', code: 250 });
     await probe.close();
@@ -65,7 +70,7 @@ describe('SmtpProbe', () => {
     ]);
   });
 
-  it('tries the host\'s next address when one refuses the connection', async () => {
+  it("tries the host's next address when one refuses the connection", async () => {
     loadConfig({ OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1,127.0.0.2' });
     commands.length = 0;
     // Nothing listens on 127.0.0.2 at the server's port.
@@ -76,10 +81,12 @@ describe('SmtpProbe', () => {
     loadConfig({ OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' });
   });
 
-  it('connects to none of a host\'s addresses when one of them is refused by the guard', async () => {
+  it("connects to none of a host's addresses when one of them is refused by the guard", async () => {
     commands.length = 0;
     // 127.0.0.9 is loopback but not exempted: refused like any private address (and, were it not, never reached).
-    await expect(SmtpProbe.open({ host: 'mx.acme.test', addresses: ['127.0.0.1', '127.0.0.9'] }, options())).rejects.toMatchObject({ code: 'url_not_allowed' });
+    await expect(SmtpProbe.open({ host: 'mx.acme.test', addresses: ['127.0.0.1', '127.0.0.9'] }, options())).rejects.toMatchObject({
+      code: 'url_not_allowed',
+    });
     expect(commands).toEqual([]);
   });
 

@@ -34,10 +34,21 @@ describe('validation credits', () => {
   it('ends the job when credits run out mid-job, the leads not checked keeping their previous status', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const emails = ['ada@acme.test', 'grace@acme.test', 'info@acme.test', 'nobody@acme.test', 'someone@catchall.test'];
-    const leads = await importLeads(server, apiKey, emails.map((email) => ({ email })));
+    const leads = await importLeads(
+      server,
+      apiKey,
+      emails.map((email) => ({ email })),
+    );
     await setBalances(workspaceId, { validation: 2 });
     const job = await waitForJob(server, apiKey, (await startValidation(server, apiKey, { lead_ids: leads.map((l) => l.id) })).id);
-    expect(job).toMatchObject({ status: 'completed', error: 'validation_credits_exhausted', processed: 2, billable: 2, credits_charged: 2, overage_credits: 0 });
+    expect(job).toMatchObject({
+      status: 'completed',
+      error: 'validation_credits_exhausted',
+      processed: 2,
+      billable: 2,
+      credits_charged: 2,
+      overage_credits: 0,
+    });
     expect(Object.values(job.counts).reduce((a: number, b) => a + (b as number), 0)).toBe(2);
     expect((await getBalances(workspaceId)).validation).toBe(0);
     expect(await leadsWithStatus(workspaceId)).toBe(2);
@@ -46,7 +57,11 @@ describe('validation credits', () => {
 
   it('goes on beyond the balance with overage on, recording the overage', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
-    const leads = await importLeads(server, apiKey, ['ada@acme.test', 'nobody@acme.test', 'someone@catchall.test'].map((email) => ({ email })));
+    const leads = await importLeads(
+      server,
+      apiKey,
+      ['ada@acme.test', 'nobody@acme.test', 'someone@catchall.test'].map((email) => ({ email })),
+    );
     await setBalances(workspaceId, { validation: 1, overage: true });
     const job = await waitForJob(server, apiKey, (await startValidation(server, apiKey, { lead_ids: leads.map((l) => l.id) })).id);
     expect(job).toMatchObject({ status: 'completed', error: null, processed: 3, billable: 3, credits_charged: 1, overage_credits: 2 });
@@ -68,7 +83,11 @@ describe('validation credits', () => {
 describe('cancelling a validation job', () => {
   it('stops a working job within about a second, keeping what it concluded and charged', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
-    const leads = await importLeads(server, apiKey, Array.from({ length: 20 }, (_, i) => ({ email: `person${i}@slow.test` })));
+    const leads = await importLeads(
+      server,
+      apiKey,
+      Array.from({ length: 20 }, (_, i) => ({ email: `person${i}@slow.test` })),
+    );
     const before = (await getBalances(workspaceId)).validation;
     const started = await startValidation(server, apiKey, { lead_ids: leads.map((l) => l.id) });
     await waitForJob(server, apiKey, started.id, (j) => j.processed >= 2);

@@ -44,12 +44,25 @@ describe('a validation job', () => {
   it('checks every address once, moves its progress while it runs, and writes each verdict to its leads', async () => {
     world.reset();
     const { apiKey, workspaceId } = await createTestWorkspace();
-    const leads = await importLeads(server, apiKey, [...everyKind.map((email) => ({ email, full_name: email })), { full_name: 'No Address' }]);
+    const leads = await importLeads(server, apiKey, [
+      ...everyKind.map((email) => ({ email, full_name: email })),
+      { full_name: 'No Address' },
+    ]);
     const ids = leads.map((lead) => lead.id);
     const before = (await getBalances(workspaceId)).validation;
 
     const job = await startValidation(server, apiKey, { lead_ids: [...ids, ids[0]] });
-    expect(job).toMatchObject({ status: 'queued', source: 'manual', total: 12, skipped: 1, processed: 0, billable: 0, credits_charged: 0, error: null, finished_at: null });
+    expect(job).toMatchObject({
+      status: 'queued',
+      source: 'manual',
+      total: 12,
+      skipped: 1,
+      processed: 0,
+      billable: 0,
+      credits_charged: 0,
+      error: null,
+      finished_at: null,
+    });
     expect(job.counts).toEqual({ valid: 0, invalid: 0, accept_all: 0, disposable: 0, unknown: 0 });
 
     // Greylisted and silent addresses wait for their retry while the others are done: visible progress.
@@ -58,23 +71,56 @@ describe('a validation job', () => {
     expect(waiting.next_retry_at).not.toBeNull();
 
     const done = await waitForJob(server, apiKey, job.id);
-    expect(done).toMatchObject({ status: 'completed', total: 12, processed: 12, billable: 8, credits_charged: 8, overage_credits: 0, deferred: 0, reused: 0, error: null });
+    expect(done).toMatchObject({
+      status: 'completed',
+      total: 12,
+      processed: 12,
+      billable: 8,
+      credits_charged: 8,
+      overage_credits: 0,
+      deferred: 0,
+      reused: 0,
+      error: null,
+    });
     expect(done.counts).toEqual({ valid: 3, invalid: 3, accept_all: 1, disposable: 1, unknown: 4 });
     expect(done.finished_at).not.toBeNull();
     expect((await getBalances(workspaceId)).validation).toBe(before - 8);
 
     const results = await resultsOf(server, apiKey, job.id);
     expect(Object.keys(results).sort()).toEqual([...everyKind].sort());
-    expect(results['ada@acme.test']).toMatchObject({ status: 'valid', reason: 'accepted', provider: 'other', mx_host: 'mx.acme.test', tries: 1, billed: true, is_role: false });
-    expect(results['nobody@acme.test']).toMatchObject({ status: 'invalid', reason: 'mailbox_not_found', detail: expect.stringContaining('550 5.1.1') });
+    expect(results['ada@acme.test']).toMatchObject({
+      status: 'valid',
+      reason: 'accepted',
+      provider: 'other',
+      mx_host: 'mx.acme.test',
+      tries: 1,
+      billed: true,
+      is_role: false,
+    });
+    expect(results['nobody@acme.test']).toMatchObject({
+      status: 'invalid',
+      reason: 'mailbox_not_found',
+      detail: expect.stringContaining('550 5.1.1'),
+    });
     expect(results['info@acme.test']).toMatchObject({ status: 'valid', is_role: true });
     expect(results['grey@acme.test']).toMatchObject({ status: 'valid', tries: 2 });
     expect(results['someone@catchall.test']).toMatchObject({ status: 'accept_all', reason: 'accepted_any_address' });
-    expect(results['x@silent.test']).toMatchObject({ status: 'unknown', reason: 'greylisted_or_temporary', tries: 3, billed: false, detail: expect.stringContaining('no answer') });
+    expect(results['x@silent.test']).toMatchObject({
+      status: 'unknown',
+      reason: 'greylisted_or_temporary',
+      tries: 3,
+      billed: false,
+      detail: expect.stringContaining('no answer'),
+    });
     expect(results['y@nomail.test']).toMatchObject({ status: 'invalid', reason: 'no_mail_host', tries: 1 });
     expect(results['w@nowhere.test']).toMatchObject({ status: 'invalid', reason: 'no_domain' });
     expect(results['temp@mailinator.com']).toMatchObject({ status: 'disposable', reason: 'disposable_domain', tries: 0, billed: true });
-    expect(results['z@private.test']).toMatchObject({ status: 'unknown', reason: 'mail_host_not_public', detail: expect.stringContaining('127.0.0.14'), billed: false });
+    expect(results['z@private.test']).toMatchObject({
+      status: 'unknown',
+      reason: 'mail_host_not_public',
+      detail: expect.stringContaining('127.0.0.14'),
+      billed: false,
+    });
     expect(results['full@strict.test']).toMatchObject({ status: 'unknown', reason: 'mailbox_full' });
     expect(results['who@strict.test']).toMatchObject({ status: 'unknown', reason: 'blocked', detail: expect.stringContaining('5.7.1') });
 
@@ -109,9 +155,13 @@ describe('a validation job', () => {
     expect(await mongoose.connection.db!.collection('validation_notes').countDocuments({ jobId: job.id })).toBe(0);
   });
 
-  it('selects leads with the lead list\'s filters', async () => {
+  it("selects leads with the lead list's filters", async () => {
     const { apiKey } = await createTestWorkspace();
-    await importLeads(server, apiKey, [{ email: 'ada@acme.test', company: 'Acme' }, { email: 'someone@catchall.test', company: 'Other' }, { company: 'Acme', full_name: 'No Address' }]);
+    await importLeads(server, apiKey, [
+      { email: 'ada@acme.test', company: 'Acme' },
+      { email: 'someone@catchall.test', company: 'Other' },
+      { company: 'Acme', full_name: 'No Address' },
+    ]);
     const job = await startValidation(server, apiKey, { filter: { q: 'acme' } });
     expect(job).toMatchObject({ total: 1, skipped: 1 });
     const done = await waitForJob(server, apiKey, job.id);
@@ -133,7 +183,11 @@ describe('a validation job', () => {
     expect(again).toMatchObject({ status: 'completed', processed: 1, reused: 1, billable: 0, credits_charged: 0 });
     expect(again.counts.valid).toBe(1);
     expect(world.rcpts('ada@acme.test')).toBe(0);
-    expect((await resultsOf(server, apiKey, again.id))['ada@acme.test']).toMatchObject({ status: 'valid', reason: 'reused', billed: false });
+    expect((await resultsOf(server, apiKey, again.id))['ada@acme.test']).toMatchObject({
+      status: 'valid',
+      reason: 'reused',
+      billed: false,
+    });
     expect((await getBalances(workspaceId)).validation).toBe(balance);
 
     const forced = await waitForJob(server, apiKey, (await startValidation(server, apiKey, { lead_ids: [ids[0]], force: true })).id);
@@ -141,14 +195,23 @@ describe('a validation job', () => {
     expect(world.rcpts('ada@acme.test')).toBe(1);
   });
 
-  it('forgets a lead\'s validation when its email changes', async () => {
+  it("forgets a lead's validation when its email changes", async () => {
     const { apiKey } = await createTestWorkspace();
     const [lead] = await importLeads(server, apiKey, [{ email: 'ada@acme.test' }]);
     await waitForJob(server, apiKey, (await startValidation(server, apiKey, { lead_ids: [lead!.id] })).id);
     const same = await server.request('PATCH', `/api/leads/${lead!.id}`, { key: apiKey, body: { field: 'email', value: 'ADA@acme.test' } });
     expect(same.body.lead.email_status).toBe('valid');
-    const changed = await server.request('PATCH', `/api/leads/${lead!.id}`, { key: apiKey, body: { field: 'email', value: 'grace@acme.test' } });
-    expect(changed.body.lead).toMatchObject({ email_status: null, email_provider: null, email_is_role: null, email_is_free: null, email_validated_at: null });
+    const changed = await server.request('PATCH', `/api/leads/${lead!.id}`, {
+      key: apiKey,
+      body: { field: 'email', value: 'grace@acme.test' },
+    });
+    expect(changed.body.lead).toMatchObject({
+      email_status: null,
+      email_provider: null,
+      email_is_role: null,
+      email_is_free: null,
+      email_validated_at: null,
+    });
   });
 });
 
@@ -188,12 +251,16 @@ describe('starting a validation job', () => {
     await waitForJob(server, reader, job.id);
   });
 
-  it('keeps each workspace\'s jobs and leads to itself', async () => {
+  it("keeps each workspace's jobs and leads to itself", async () => {
     const mine = await createTestWorkspace();
     const theirs = await createTestWorkspace();
     const [lead] = await importLeads(server, mine.apiKey, [{ email: 'ada@acme.test' }]);
     const job = await startValidation(server, mine.apiKey, { lead_ids: [lead!.id] });
-    for (const [method, path] of [['GET', `/api/leads/validate/${job.id}`], ['GET', `/api/leads/validate/${job.id}/results`], ['POST', `/api/leads/validate/${job.id}/cancel`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/api/leads/validate/${job.id}`],
+      ['GET', `/api/leads/validate/${job.id}/results`],
+      ['POST', `/api/leads/validate/${job.id}/cancel`],
+    ] as const) {
       expect((await server.request(method, path, { key: theirs.apiKey })).status, path).toBe(404);
     }
     expect((await server.request('GET', '/api/leads/validate', { key: theirs.apiKey })).body.jobs).toEqual([]);

@@ -8,14 +8,24 @@ import { startService } from '../support/processes.ts';
 import { resultsOf, startValidation, waitForJob } from '../support/validation.ts';
 
 // The API runs here without a worker; workers are separate processes, the first killed mid-job.
-const world = useMailWorld({ 'slow.test': { ip: '127.0.0.31', otherwise: 'slow' }, 'acme.test': { ip: '127.0.0.32', otherwise: 'accept' } });
+const world = useMailWorld({
+  'slow.test': { ip: '127.0.0.31', otherwise: 'slow' },
+  'acme.test': { ip: '127.0.0.32', otherwise: 'accept' },
+});
 const server = useApiServer(world.env);
 
 const startWorkerProcess = () =>
   startService(
     process.execPath,
     ['src/main.ts', 'worker'],
-    { ...world.env, MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, VALIDATION_LOCK_LIFETIME_MS: '2000', LOG_LEVEL: 'error', PORT: '0' },
+    {
+      ...world.env,
+      MONGODB_URI: server.databaseUri,
+      SECRETS_KEY: testSecretsKey,
+      VALIDATION_LOCK_LIFETIME_MS: '2000',
+      LOG_LEVEL: 'error',
+      PORT: '0',
+    },
     null,
   );
 
@@ -25,7 +35,11 @@ describe('a validation worker that dies', () => {
   it('has the job taken over and finished by another worker, each result charged once', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const emails = Array.from({ length: 16 }, (_, i) => `person${i}@slow.test`);
-    const leads = await importLeads(server, apiKey, emails.map((email) => ({ email })));
+    const leads = await importLeads(
+      server,
+      apiKey,
+      emails.map((email) => ({ email })),
+    );
     const before = (await getBalances(workspaceId)).validation;
     const first = await startWorkerProcess();
     const job = await startValidation(server, apiKey, { lead_ids: leads.map((l) => l.id) });
@@ -50,7 +64,11 @@ describe('a validation worker that dies', () => {
   it('charges a result a dead run stored but did not charge, and not one it charged', async () => {
     const { apiKey, workspaceId } = await createTestWorkspace();
     const emails = ['ada@acme.test', 'bob@acme.test', 'cy@acme.test'];
-    const leads = await importLeads(server, apiKey, emails.map((email) => ({ email })));
+    const leads = await importLeads(
+      server,
+      apiKey,
+      emails.map((email) => ({ email })),
+    );
     const job = await startValidation(server, apiKey, { lead_ids: leads.map((l) => l.id) });
     const before = (await getBalances(workspaceId)).validation;
 
@@ -58,14 +76,36 @@ describe('a validation worker that dies', () => {
     const account = `validation-job:${job.id}`;
     await openUsage(workspaceId, account);
     const stored = (order: number, email: string, lead: { id: string }) => ({
-      _id: `${job.id}:${email}`, jobId: job.id, workspaceId, order, address: email, leads: [{ id: lead.id, email }],
-      status: 'valid', reason: 'accepted', billable: true, reused: false, tries: 1, isRole: false, isFree: false, createdAt: new Date(),
+      _id: `${job.id}:${email}`,
+      jobId: job.id,
+      workspaceId,
+      order,
+      address: email,
+      leads: [{ id: lead.id, email }],
+      status: 'valid',
+      reason: 'accepted',
+      billable: true,
+      reused: false,
+      tries: 1,
+      isRole: false,
+      isFree: false,
+      createdAt: new Date(),
     });
     await collection('validation_results').insertMany([stored(0, emails[0]!, leads[0]!), stored(1, emails[1]!, leads[1]!)] as never[]);
     await debitCredits(workspaceId, 'validation', 1, { account, sequence: 0 });
     await collection('validation_jobs').updateOne(
       { _id: job.id as never },
-      { $set: { status: 'running', startedAt: new Date(), leaseOwner: 'a-dead-run', leaseUntil: new Date(Date.now() - 1_000), processed: 1, billable: 1, creditsCharged: 1 } },
+      {
+        $set: {
+          status: 'running',
+          startedAt: new Date(),
+          leaseOwner: 'a-dead-run',
+          leaseUntil: new Date(Date.now() - 1_000),
+          processed: 1,
+          billable: 1,
+          creditsCharged: 1,
+        },
+      },
     );
 
     const worker = await startWorkerProcess();

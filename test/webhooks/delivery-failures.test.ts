@@ -9,7 +9,19 @@ const env = { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' };
 const receiver = useWebhookReceiver();
 const server = useApiServer(env);
 const startWorkerProcess = () =>
-  startService(process.execPath, ['src/main.ts', 'worker'], { ...env, MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, WEBHOOK_LOCK_LIFETIME_MS: '2000', LOG_LEVEL: 'error', PORT: '0' }, null);
+  startService(
+    process.execPath,
+    ['src/main.ts', 'worker'],
+    {
+      ...env,
+      MONGODB_URI: server.databaseUri,
+      SECRETS_KEY: testSecretsKey,
+      WEBHOOK_LOCK_LIFETIME_MS: '2000',
+      LOG_LEVEL: 'error',
+      PORT: '0',
+    },
+    null,
+  );
 
 async function deliveriesOf(key: string, id: string) {
   return (await server.request('GET', `/api/webhooks/${id}/deliveries`, { key })).body.deliveries as Array<Record<string, any>>;
@@ -44,7 +56,9 @@ describe('webhook deliveries that meet trouble', () => {
     const { apiKey } = await createTestWorkspace();
     const { webhook } = (await server.request('POST', '/api/webhooks', { key: apiKey, body: { url: receiver.url, events: ['*'] } })).body;
     // What a name rebound to another address amounts to: the stored target is now one the guard does not exempt.
-    await mongoose.connection.db!.collection('webhooks').updateOne({ _id: webhook.id }, { $set: { url: receiver.url.replace('127.0.0.1', '127.0.0.2') } });
+    await mongoose.connection
+      .db!.collection('webhooks')
+      .updateOne({ _id: webhook.id }, { $set: { url: receiver.url.replace('127.0.0.1', '127.0.0.2') } });
     receiver.reset();
     const worker = await startWorkerProcess();
     try {
@@ -55,7 +69,10 @@ describe('webhook deliveries that meet trouble', () => {
         await new Promise((r) => setTimeout(r, 100));
         delivery = (await deliveriesOf(apiKey, webhook.id))[0];
       }
-      expect(delivery!.attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/127\.0\.0\.2.*may not reach|not allowed/) });
+      expect(delivery!.attempts[0]).toMatchObject({
+        status_code: null,
+        error: expect.stringMatching(/127\.0\.0\.2.*may not reach|not allowed/),
+      });
       expect(delivery!.status).toBe('pending');
       expect(receiver.received).toEqual([]);
     } finally {

@@ -46,8 +46,26 @@ describe('webhook retention', () => {
     ]);
     expect(await pruneDeliveries()).toBe(1);
     expect(await pruneIdempotencyRecords()).toBe(1);
-    expect((await collection('webhook_deliveries').find({ _id: { $in: ['old-delivery', 'recent-delivery'] } }).toArray()).map((d) => d._id)).toEqual(['recent-delivery']);
-    expect((await collection('webhook_attempts').find({ deliveryId: { $in: ['old-delivery', 'recent-delivery'] } }).toArray()).map((d) => d._id)).toEqual(['recent-delivery:0']);
-    expect((await collection('idempotency_records').find({ _id: { $in: ['old-key', 'fresh-key'] } }).toArray()).map((d) => d._id)).toEqual(['fresh-key']);
+    expect(
+      (
+        await collection('webhook_deliveries')
+          .find({ _id: { $in: ['old-delivery', 'recent-delivery'] } })
+          .toArray()
+      ).map((d) => d._id),
+    ).toEqual(['recent-delivery']);
+    expect(
+      (
+        await collection('webhook_attempts')
+          .find({ deliveryId: { $in: ['old-delivery', 'recent-delivery'] } })
+          .toArray()
+      ).map((d) => d._id),
+    ).toEqual(['recent-delivery:0']);
+    expect(
+      (
+        await collection('idempotency_records')
+          .find({ _id: { $in: ['old-key', 'fresh-key'] } })
+          .toArray()
+      ).map((d) => d._id),
+    ).toEqual(['fresh-key']);
   });
 });

@@ -15,7 +15,11 @@ const create = async (key: string, body: Record<string, unknown>) => {
   return res.body as { webhook: Record<string, any>; secret: string };
 };
 const verified = (secret: string, delivery: ReceivedWebhook) =>
-  new Verifier(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
+  new Verifier(secret).verify(delivery.body, delivery.headers as Record<string, string>) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
 
 async function deliveries(srv: TestServer, key: string, id: string) {
   const res = await srv.request('GET', `/api/webhooks/${id}/deliveries`, { key });
@@ -37,7 +41,13 @@ describe('webhook endpoints', () => {
     const { apiKey } = await createTestWorkspace();
     const { webhook, secret } = await create(apiKey, { events: ['agent.run.completed'], description: 'CRM sync' });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    expect(webhook).toMatchObject({ url: receiver.url, events: ['agent.run.completed'], enabled: true, description: 'CRM sync', disabled_reason: null });
+    expect(webhook).toMatchObject({
+      url: receiver.url,
+      events: ['agent.run.completed'],
+      enabled: true,
+      description: 'CRM sync',
+      disabled_reason: null,
+    });
     const read = await server.request('GET', `/api/webhooks/${webhook.id}`, { key: apiKey });
     expect(read.body).toEqual({ webhook });
     expect(JSON.stringify((await server.request('GET', '/api/webhooks', { key: apiKey })).body)).not.toContain(secret);
@@ -88,7 +98,9 @@ describe('deliveries', () => {
     const message = verified(secret, delivery!);
     expect(message).toMatchObject({ type: 'webhook.test', data: { webhook_id: webhook.id } });
     expect(delivery!.headers['webhook-id']).toBe(sent.body.delivery.event_id);
-    expect(() => new Verifier(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Verifier(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(delivery!.body, delivery!.headers as Record<string, string>),
+    ).toThrow();
 
     const done = await waitForDelivery(apiKey, webhook.id, (d) => d.status === 'delivered');
     expect(done).toMatchObject({ event_type: 'webhook.test', next_attempt_at: null, attempts: [{ status_code: 204, error: null }] });
@@ -148,7 +160,10 @@ describe('deliveries', () => {
     await server.request('POST', `/api/webhooks/${webhook.id}/test`, { key: apiKey });
     const failed = await waitForDelivery(apiKey, webhook.id, (d) => d.status === 'failed');
     expect(failed).toMatchObject({ next_attempt_at: null, attempts: [{ status_code: 410 }] });
-    expect((await server.request('GET', `/api/webhooks/${webhook.id}`, { key: apiKey })).body.webhook).toMatchObject({ enabled: false, disabled_reason: 'gone' });
+    expect((await server.request('GET', `/api/webhooks/${webhook.id}`, { key: apiKey })).body.webhook).toMatchObject({
+      enabled: false,
+      disabled_reason: 'gone',
+    });
   });
 
   it('are signed with both secrets during a rotation, each verifying', async () => {

@@ -9,7 +9,11 @@ export const isArtifactDownload = (pathname: string) => pathname.startsWith(arti
 export async function serveArtifactDownload(req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Use GET', code: 'method_not_allowed' });
   const id = verifiedArtifactId(new URL(req.url ?? '/', 'http://artifact'));
-  if (!id) return sendJson(res, 403, { error: 'This download link is invalid or has expired: read the run again for a fresh one', code: 'link_invalid' });
+  if (!id)
+    return sendJson(res, 403, {
+      error: 'This download link is invalid or has expired: read the run again for a fresh one',
+      code: 'link_invalid',
+    });
   const file = await artifactFile(id);
   if (!file) return sendJson(res, 404, { error: 'Artifact not found', code: 'not_found' });
   res.writeHead(200, {

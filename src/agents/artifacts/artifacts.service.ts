@@ -22,7 +22,9 @@ export async function writeArtifacts(run: AgentRunDoc, result: unknown): Promise
   if (run.behavior === 'enrichment') return writeChanges(run);
   const leads = await leadsOfAgentRun(run.workspaceId, run._id);
   const columns = ['id', ...coreFields, ...new Set(leads.flatMap((lead) => Object.keys(lead.custom)))];
-  const rows = leads.map((lead) => columns.map((column) => (column in lead.custom ? lead.custom[column] : (lead as Record<string, unknown>)[column]) ?? ''));
+  const rows = leads.map((lead) =>
+    columns.map((column) => (column in lead.custom ? lead.custom[column] : (lead as Record<string, unknown>)[column]) ?? ''),
+  );
   const csv = stringify([columns, ...rows]);
   const preview = rows.slice(0, previewRows).map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]])));
   await store(run, 'leads.csv', 'text/csv', csv, rows.length, { columns, rows: preview });
@@ -36,17 +38,39 @@ export async function writeArtifacts(run: AgentRunDoc, result: unknown): Promise
 /** An enrichment run's leads.csv: each value it filled, by lead, with the page it came from. */
 async function writeChanges(run: AgentRunDoc): Promise<void> {
   const steps = await loadSteps(run._id, run.steps);
-  const filled = steps.flatMap((step) => (step.kind === 'act' ? step.results.filter((r) => r.name === 'fill_leads').flatMap((r) => (r.data.filled as FilledValue[] | undefined) ?? []) : []));
-  const names = new Map((await leadsToEnrich(run.workspaceId, [...new Set(filled.map((f) => f.lead_id))])).map((lead) => [lead.id, lead.full_name ?? '']));
+  const filled = steps.flatMap((step) =>
+    step.kind === 'act'
+      ? step.results.filter((r) => r.name === 'fill_leads').flatMap((r) => (r.data.filled as FilledValue[] | undefined) ?? [])
+      : [],
+  );
+  const names = new Map(
+    (await leadsToEnrich(run.workspaceId, [...new Set(filled.map((f) => f.lead_id))])).map((lead) => [lead.id, lead.full_name ?? '']),
+  );
   const columns = ['lead_id', 'full_name', 'field', 'value', 'source_url'];
   const rows = filled.map((f) => [f.lead_id, names.get(f.lead_id) ?? '', f.field, f.value, f.source_url]);
   const preview = rows.slice(0, previewRows).map((row) => Object.fromEntries(columns.map((column, i) => [column, row[i]])));
   await store(run, 'leads.csv', 'text/csv', stringify([columns, ...rows]), rows.length, { columns, rows: preview });
 }
 
-async function store(run: AgentRunDoc, name: string, mimeType: string, content: string, rowCount: number, preview: Record<string, unknown>) {
+async function store(
+  run: AgentRunDoc,
+  name: string,
+  mimeType: string,
+  content: string,
+  rowCount: number,
+  preview: Record<string, unknown>,
+) {
   const _id = artifactId(run._id, name);
-  const doc = { runId: run._id, workspaceId: run.workspaceId, name, mimeType, rowCount, sizeBytes: Buffer.byteLength(content), previewJson: JSON.stringify(preview), content };
+  const doc = {
+    runId: run._id,
+    workspaceId: run.workspaceId,
+    name,
+    mimeType,
+    rowCount,
+    sizeBytes: Buffer.byteLength(content),
+    previewJson: JSON.stringify(preview),
+    content,
+  };
   await AgentArtifact.replaceOne({ _id }, { _id, ...doc }, { upsert: true });
 }
 
@@ -56,7 +80,17 @@ export async function artifactsOf(run: AgentRunDoc): Promise<ArtifactOut[]> {
   const docs = await Promise.all(artifactNames.map((name) => AgentArtifact.findById(artifactId(run._id, name)).lean<AgentArtifactDoc>()));
   return docs.flatMap((doc) =>
     doc && doc.workspaceId === run.workspaceId
-      ? [{ id: doc._id, name: doc.name, mime_type: doc.mimeType, row_count: doc.rowCount, size_bytes: doc.sizeBytes, preview: JSON.parse(doc.previewJson), download_url: signedArtifactUrl(doc._id) }]
+      ? [
+          {
+            id: doc._id,
+            name: doc.name,
+            mime_type: doc.mimeType,
+            row_count: doc.rowCount,
+            size_bytes: doc.sizeBytes,
+            preview: JSON.parse(doc.previewJson),
+            download_url: signedArtifactUrl(doc._id),
+          },
+        ]
       : [],
   );
 }

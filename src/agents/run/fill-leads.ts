@@ -8,7 +8,7 @@ export const fillLeadsArguments = z.object({
   updates: z
     .array(
       z.object({
-        lead_id: z.string().describe('One of the run\'s leads.'),
+        lead_id: z.string().describe("One of the run's leads."),
         field: z.string().describe('A core field (email, title, domain, phone, linkedin_url, location) or an auto-research column key.'),
         value: z.string().min(1).max(2000),
         source_url: z.string().describe('The page the value was read on: one fetched in this run.'),
@@ -49,7 +49,9 @@ export async function fillLeads(run: AgentRunDoc, updates: z.infer<typeof fillLe
   }
   const filled: FilledValue[] = [];
   for (const [leadId, values] of byLead) {
-    const core = Object.fromEntries(values.filter((v) => enrichableFields.includes(v.field as EnrichableField)).map((v) => [v.field, v.value.trim()]));
+    const core = Object.fromEntries(
+      values.filter((v) => enrichableFields.includes(v.field as EnrichableField)).map((v) => [v.field, v.value.trim()]),
+    );
     const custom = Object.fromEntries(values.filter((v) => autoColumns.has(v.field)).map((v) => [v.field, v.value.trim()]));
     const set = await fillEmptyLeadFields(run.workspaceId, leadId, core, custom);
     for (const field of [...set.fields, ...set.custom]) filled.push(values.find((v) => v.field === field)!);

@@ -9,7 +9,9 @@ import type { Step } from './transcript.ts';
 export class ModelUnavailableError extends Error {
   constructor(cause: unknown) {
     const status = (cause as { status?: number }).status;
-    super(`the language model did not answer${status ? ` (HTTP ${status})` : ''}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`);
+    super(
+      `the language model did not answer${status ? ` (HTTP ${status})` : ''}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`,
+    );
     this.name = 'ModelUnavailableError';
   }
 }
@@ -26,12 +28,20 @@ export function modelPlanner({ client, model }: { client: OpenAI; model: string 
         throw new ModelUnavailableError(error);
       }
       const message = completion.choices[0]?.message;
-      const calls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : []));
+      const calls = (message?.tool_calls ?? []).flatMap((call) =>
+        call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+      );
       const tokens = completion.usage?.total_tokens ?? 0;
       // A model that answers in prose instead of calling `finish` has finished with that answer.
       if (calls.length === 0) {
         const summary = message?.content?.trim() || 'The model ended the run without a summary.';
-        return { message: { content: null, tool_calls: [{ id: `finish-${context.steps.length}`, name: 'finish', arguments: JSON.stringify({ summary }) }] }, tokens };
+        return {
+          message: {
+            content: null,
+            tool_calls: [{ id: `finish-${context.steps.length}`, name: 'finish', arguments: JSON.stringify({ summary }) }],
+          },
+          tokens,
+        };
       }
       return { message: { content: message?.content ?? null, tool_calls: calls }, tokens };
     },
@@ -53,7 +63,11 @@ function stepMessages(step: Step): ChatCompletionMessageParam[] {
     {
       role: 'assistant',
       content: step.message.content,
-      tool_calls: step.message.tool_calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+      tool_calls: step.message.tool_calls.map((call) => ({
+        id: call.id,
+        type: 'function' as const,
+        function: { name: call.name, arguments: call.arguments },
+      })),
     },
     ...step.results.map((outcome) => ({ role: 'tool' as const, tool_call_id: outcome.tool_call_id, content: renderOutcome(outcome) })),
   ];

@@ -36,7 +36,8 @@ export async function runAgent(runId: string): Promise<void> {
   // Enrichment matches stored people on their companies' pages: its own planner, with a model or without.
   const planner: Planner = initial.behavior === 'enrichment' ? enricherPlanner() : model ? modelPlanner(model) : researcherPlanner();
   // The built-in researcher finds companies only through search: without it, say so before spending a step.
-  if (!model && initial.behavior !== 'enrichment' && !settings().SEARCH_URL && steps.length === 0) return void (await finishRun(runId, 'failed', searchMissing, { error: 'search_not_configured' }));
+  if (!model && initial.behavior !== 'enrichment' && !settings().SEARCH_URL && steps.length === 0)
+    return void (await finishRun(runId, 'failed', searchMissing, { error: 'search_not_configured' }));
   const toolbox = new Toolbox(initial, fetchedUrls(steps));
 
   // A worker that died between recording a step and acting on its ask_user or finish left that to this one.
@@ -63,27 +64,60 @@ export async function runAgent(runId: string): Promise<void> {
       const problem = call.name === 'finish' ? finishProblem(context, planner, call.arguments) : null;
       if (problem) results[index] = { ...results[index]!, data: { error: problem } };
     }
-    const step: Extract<Step, { kind: 'act' }> = { seq, kind: 'act', message: plan.message, results, plannerState: plan.plannerState ?? null, tokens: plan.tokens, pages: tally.pages, leadsSaved: tally.leadsSaved };
+    const step: Extract<Step, { kind: 'act' }> = {
+      seq,
+      kind: 'act',
+      message: plan.message,
+      results,
+      plannerState: plan.plannerState ?? null,
+      tokens: plan.tokens,
+      pages: tally.pages,
+      leadsSaved: tally.leadsSaved,
+    };
 
     const charge = await chargeStep(run, seq, plan.tokens, tally.pages);
     if (charge === 'account-closed') return void (await closeEndedRun(run, true)); // cancelled meanwhile: its files get this step's leads
     if (!(await recordStep(runId, step))) return; // another worker recorded this step: it holds the run
     context.steps.push(step);
     const after = totalsOf(context.steps);
-    await AgentRun.updateOne({ _id: runId }, { $set: { steps: seq + 1, tokensUsed: after.tokens, pagesFetched: after.pages, leadsSaved: after.leadsSaved, creditsCharged: charge.charged, overageCredits: charge.overage } });
+    await AgentRun.updateOne(
+      { _id: runId },
+      {
+        $set: {
+          steps: seq + 1,
+          tokensUsed: after.tokens,
+          pagesFetched: after.pages,
+          leadsSaved: after.leadsSaved,
+          creditsCharged: charge.charged,
+          overageCredits: charge.overage,
+        },
+      },
+    );
     await recordSources(run.conversationId, tally.leadsByHost);
-    if (tally.limitReached) return void (await finishRun(runId, 'completed', `Stopped: the plan's lead limit is reached. ${tallyText(after)}`, { error: 'lead_limit' }));
-    if (charge.exhausted) return void (await finishRun(runId, 'completed', `Stopped: agent credits ran out. ${tallyText(after)}`, { error: 'insufficient_credits' }));
+    if (tally.limitReached)
+      return void (await finishRun(runId, 'completed', `Stopped: the plan's lead limit is reached. ${tallyText(after)}`, {
+        error: 'lead_limit',
+      }));
+    if (charge.exhausted)
+      return void (await finishRun(runId, 'completed', `Stopped: agent credits ran out. ${tallyText(after)}`, {
+        error: 'insufficient_credits',
+      }));
     if ((await decideAfterStep(context, step, planner)) === 'stop') return;
   }
 }
 
 export const totalsOf = (steps: Step[]) =>
-  steps.reduce((sum, step) => (step.kind === 'act' ? { tokens: sum.tokens + step.tokens, pages: sum.pages + step.pages, leadsSaved: sum.leadsSaved + step.leadsSaved } : sum), {
-    tokens: 0,
-    pages: 0,
-    leadsSaved: 0,
-  });
+  steps.reduce(
+    (sum, step) =>
+      step.kind === 'act'
+        ? { tokens: sum.tokens + step.tokens, pages: sum.pages + step.pages, leadsSaved: sum.leadsSaved + step.leadsSaved }
+        : sum,
+    {
+      tokens: 0,
+      pages: 0,
+      leadsSaved: 0,
+    },
+  );
 
 export const tallyText = (totals: { pages: number; leadsSaved: number }) =>
   `Saved ${totals.leadsSaved} lead${totals.leadsSaved === 1 ? '' : 's'} from ${totals.pages} page${totals.pages === 1 ? '' : 's'}.`;
@@ -93,7 +127,8 @@ function fetchedUrls(steps: Step[]): Set<string> {
   const urls = new Set<string>();
   for (const step of steps) {
     if (step.kind !== 'act') continue;
-    for (const outcome of step.results) if (typeof outcome.data.url === 'string' && !outcome.data.error && outcome.name !== 'web_search') urls.add(outcome.data.url);
+    for (const outcome of step.results)
+      if (typeof outcome.data.url === 'string' && !outcome.data.error && outcome.name !== 'web_search') urls.add(outcome.data.url);
   }
   return urls;
 }

@@ -14,8 +14,17 @@ const activeStatuses: AgentRunStatus[] = [...workingStatuses, 'paused'];
 export const isFinished = (status: AgentRunStatus) => finishedAgentRunStatuses.includes(status);
 
 /** Moves a run from one of `from` to `to` (with `fields`), or answers null when it is no longer in one of them. */
-function transition(runId: string, from: AgentRunStatus[], to: AgentRunStatus, fields: Record<string, unknown> = {}): Promise<AgentRunDoc | null> {
-  return AgentRun.findOneAndUpdate({ _id: runId, status: { $in: from } }, { $set: { status: to, ...fields } }, { returnDocument: 'after' }).lean<AgentRunDoc>();
+function transition(
+  runId: string,
+  from: AgentRunStatus[],
+  to: AgentRunStatus,
+  fields: Record<string, unknown> = {},
+): Promise<AgentRunDoc | null> {
+  return AgentRun.findOneAndUpdate(
+    { _id: runId, status: { $in: from } },
+    { $set: { status: to, ...fields } },
+    { returnDocument: 'after' },
+  ).lean<AgentRunDoc>();
 }
 
 /** A worker takes the run up: `queued` becomes `planning` (a run taken over or resumed keeps its status). */
@@ -38,10 +47,20 @@ export async function pauseRun(runId: string, question: string): Promise<AgentRu
  * conversation's playbook, the closed usage account and the event. Null
  * when it had already ended (cancelled meanwhile).
  */
-export async function finishRun(runId: string, status: 'completed' | 'failed', summary: string, extra: { error?: string | null; result?: unknown } = {}): Promise<AgentRunDoc | null> {
+export async function finishRun(
+  runId: string,
+  status: 'completed' | 'failed',
+  summary: string,
+  extra: { error?: string | null; result?: unknown } = {},
+): Promise<AgentRunDoc | null> {
   const settled = await settledFields(runId, extra.result);
   if (!settled) return null;
-  const ended = await transition(runId, workingStatuses, status, { ...settled, resultSummary: summary, error: extra.error ?? null, finishedAt: now() });
+  const ended = await transition(runId, workingStatuses, status, {
+    ...settled,
+    resultSummary: summary,
+    error: extra.error ?? null,
+    finishedAt: now(),
+  });
   if (ended) await closeEndedRun(ended);
   return ended;
 }
@@ -81,7 +100,8 @@ export async function closeEndedRun(run: AgentRunDoc, rewrite = false): Promise<
   }
   await recordInPlaybook(run);
   await closeUsage(run.workspaceId, usageAccount(run._id));
-  if (run.status === 'completed' || run.status === 'failed') await emitEvent(run.workspaceId, `agent.run.${run.status}`, toAgentRun(run), run._id);
+  if (run.status === 'completed' || run.status === 'failed')
+    await emitEvent(run.workspaceId, `agent.run.${run.status}`, toAgentRun(run), run._id);
 }
 
 /**
@@ -105,7 +125,10 @@ async function changePlaybook(conversationId: string, change: (playbook: Playboo
 /** What a follow-up run inherits: each run's goal and summary, and which sites gave leads. */
 async function recordInPlaybook(run: AgentRunDoc): Promise<void> {
   await changePlaybook(run.conversationId, (playbook) => ({
-    runs: [...playbook.runs.filter((entry) => entry.runId !== run._id), { runId: run._id, goal: run.goal, summary: run.resultSummary ?? null, leadsSaved: run.leadsSaved }].slice(-20),
+    runs: [
+      ...playbook.runs.filter((entry) => entry.runId !== run._id),
+      { runId: run._id, goal: run.goal, summary: run.resultSummary ?? null, leadsSaved: run.leadsSaved },
+    ].slice(-20),
   }));
 }
 

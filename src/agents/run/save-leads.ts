@@ -37,10 +37,13 @@ export async function saveAgentLeads(run: AgentRunDoc, leads: FoundLeadInput[], 
       continue;
     }
     if (found.length >= budget.leadsLeft) {
-      rejected.push({ index, reason: 'the run\'s lead budget (max_leads) is spent' });
+      rejected.push({ index, reason: "the run's lead budget (max_leads) is spent" });
       continue;
     }
-    const id = nameBasedId(`${(lead.email ?? '').toLowerCase()}|${lead.full_name.trim().toLowerCase()}|${(lead.domain ?? new URL(lead.source_url).hostname).toLowerCase()}`, run._id);
+    const id = nameBasedId(
+      `${(lead.email ?? '').toLowerCase()}|${lead.full_name.trim().toLowerCase()}|${(lead.domain ?? new URL(lead.source_url).hostname).toLowerCase()}`,
+      run._id,
+    );
     found.push({ id, lead: toNewLead(lead, autoColumns) });
     hostOf.set(id, new URL(lead.source_url).hostname);
   }

@@ -14,7 +14,11 @@ const noModelNote = 'No language model is configured (OPENAI_BASE_URL, OPENAI_MO
  * goes back to the model once, with the errors; the second such result
  * fails the run with them. Idempotent: a worker taking over repeats it.
  */
-export async function decideAfterStep(context: PlanContext, step: Extract<Step, { kind: 'act' }>, planner: Planner): Promise<'continue' | 'stop'> {
+export async function decideAfterStep(
+  context: PlanContext,
+  step: Extract<Step, { kind: 'act' }>,
+  planner: Planner,
+): Promise<'continue' | 'stop'> {
   const runId = context.run._id;
   const ask = step.message.tool_calls.find((call) => call.name === 'ask_user');
   if (ask) {
@@ -27,14 +31,18 @@ export async function decideAfterStep(context: PlanContext, step: Extract<Step, 
   if (!parsed.success) return 'continue'; // the toolbox answered the model with the argument errors
   const rejected = step.results.find((outcome) => outcome.name === 'finish' && typeof outcome.data.error === 'string');
   if (rejected) {
-    const rejections = context.steps.filter((s) => s.kind === 'act' && s.results.some((r) => r.name === 'finish' && typeof r.data.error === 'string')).length;
+    const rejections = context.steps.filter(
+      (s) => s.kind === 'act' && s.results.some((r) => r.name === 'finish' && typeof r.data.error === 'string'),
+    ).length;
     if (rejections < 2) return 'continue';
     await finishRun(runId, 'failed', `The run failed: ${String(rejected.data.error)}`, { error: String(rejected.data.error) });
     return 'stop';
   }
   const structured = context.outputSchema && planner.usesModel;
-  const summary = planner.usesModel || context.run.behavior === 'enrichment' ? parsed.data.summary : `${noModelNote} ${parsed.data.summary}`;
-  const note = context.outputSchema && !planner.usesModel ? ' No structured result: producing one for output_schema needs a language model.' : '';
+  const summary =
+    planner.usesModel || context.run.behavior === 'enrichment' ? parsed.data.summary : `${noModelNote} ${parsed.data.summary}`;
+  const note =
+    context.outputSchema && !planner.usesModel ? ' No structured result: producing one for output_schema needs a language model.' : '';
   await finishRun(runId, 'completed', summary + note, { result: structured ? parsed.data.result : undefined });
   return 'stop';
 }
@@ -56,7 +64,11 @@ export function resultProblem(schema: Record<string, unknown>, result: unknown):
 }
 
 /** Why the run must end before its next step, or null. */
-export async function stopReason(run: AgentRunDoc, totals: { tokens: number; pages: number; leadsSaved: number }, limits: { max_leads: number; max_pages: number; max_tokens: number }) {
+export async function stopReason(
+  run: AgentRunDoc,
+  totals: { tokens: number; pages: number; leadsSaved: number },
+  limits: { max_leads: number; max_pages: number; max_tokens: number },
+) {
   if (totals.leadsSaved >= limits.max_leads) return { summary: `Stopped at max_leads (${limits.max_leads}).`, error: null };
   if (totals.pages >= limits.max_pages) return { summary: `Stopped at max_pages (${limits.max_pages}).`, error: null };
   if (totals.tokens >= limits.max_tokens) return { summary: `Stopped at max_tokens (${limits.max_tokens}).`, error: null };

@@ -63,18 +63,25 @@ export class Toolbox {
     const schema = toolArguments[call.name as ToolName];
     if (!schema) return outcome({ error: `unknown tool ${call.name}: the tools are ${Object.keys(toolArguments).join(', ')}` });
     const parsed = schema.safeParse(parseArguments(call.arguments));
-    if (!parsed.success) return outcome({ error: `bad arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}` });
+    if (!parsed.success)
+      return outcome({
+        error: `bad arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
+      });
     const args = parsed.data as Record<string, unknown>;
     switch (call.name as ToolName) {
       case 'web_search':
         return outcome(await webSearch(String(args.query), Number(args.page ?? 1)));
       case 'fetch_page': {
         const page = await this.page(String(args.url), budget, tally);
-        return outcome(page.kind === 'page' ? { url: page.url, ...readablePage(page.html, page.url) } : { url: page.url, error: page.reason });
+        return outcome(
+          page.kind === 'page' ? { url: page.url, ...readablePage(page.html, page.url) } : { url: page.url, error: page.reason },
+        );
       }
       case 'extract_contacts': {
         const page = await this.page(String(args.url), budget, tally);
-        return outcome(page.kind === 'page' ? { url: page.url, ...extractContacts(page.html, page.url) } : { url: page.url, error: page.reason });
+        return outcome(
+          page.kind === 'page' ? { url: page.url, ...extractContacts(page.html, page.url) } : { url: page.url, error: page.reason },
+        );
       }
       case 'save_leads': {
         const saved = await saveAgentLeads(this.run, toolArguments.save_leads.parse(args).leads, this.fetched, budget);
@@ -82,7 +89,12 @@ export class Toolbox {
         budget.leadsLeft -= saved.created;
         for (const [host, count] of Object.entries(saved.leadsByHost)) tally.leadsByHost[host] = (tally.leadsByHost[host] ?? 0) + count;
         if (saved.limitReached) tally.limitReached = true;
-        return outcome({ saved: saved.created, duplicates: saved.duplicates, rejected: saved.rejected, ...(saved.limitReached && { lead_limit_reached: true }) });
+        return outcome({
+          saved: saved.created,
+          duplicates: saved.duplicates,
+          rejected: saved.rejected,
+          ...(saved.limitReached && { lead_limit_reached: true }),
+        });
       }
       case 'ask_user':
       case 'finish':
@@ -93,7 +105,8 @@ export class Toolbox {
 
   private async fill(argumentsJson: string): Promise<Record<string, unknown>> {
     const parsed = fillLeadsArguments.safeParse(parseArguments(argumentsJson));
-    if (!parsed.success) return { error: `bad arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}` };
+    if (!parsed.success)
+      return { error: `bad arguments: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}` };
     return { ...(await fillLeads(this.run, parsed.data.updates, this.fetched)) };
   }
 
@@ -101,7 +114,7 @@ export class Toolbox {
   private async page(url: string, budget: Budget, tally: StepTally): Promise<PageFetch> {
     const known = this.pages.get(url);
     if (known) return known;
-    if (budget.pagesLeft <= 0) return { kind: 'failed', url, reason: 'the run\'s page budget (max_pages) is spent' };
+    if (budget.pagesLeft <= 0) return { kind: 'failed', url, reason: "the run's page budget (max_pages) is spent" };
     budget.pagesLeft -= 1;
     const fetching = this.fetchPage(url).then((page) => {
       if (page.kind === 'page') {

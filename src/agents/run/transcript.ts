@@ -23,7 +23,16 @@ export interface ToolOutcome {
 }
 
 export type Step =
-  | { seq: number; kind: 'act'; message: PlannerMessage; results: ToolOutcome[]; plannerState: unknown; tokens: number; pages: number; leadsSaved: number }
+  | {
+      seq: number;
+      kind: 'act';
+      message: PlannerMessage;
+      results: ToolOutcome[];
+      plannerState: unknown;
+      tokens: number;
+      pages: number;
+      leadsSaved: number;
+    }
   | { seq: number; kind: 'reply'; answer: string };
 
 const toStep = (doc: AgentStepDoc): Step =>

@@ -12,7 +12,10 @@ export interface SearchResult {
  * through the outbound address guard. Failures are results the planner
  * reads (it may search again or go on), not failures of the run.
  */
-export async function webSearch(query: string, page = 1): Promise<{ query: string; results: SearchResult[] } | { query: string; error: string }> {
+export async function webSearch(
+  query: string,
+  page = 1,
+): Promise<{ query: string; results: SearchResult[] } | { query: string; error: string }> {
   const base = settings().SEARCH_URL;
   if (!base) return { query, error: 'web search is not configured (SEARCH_URL): fetch pages whose URLs you know instead' };
   const url = new URL('search', base.endsWith('/') ? base : `${base}/`);
@@ -24,9 +27,16 @@ export async function webSearch(query: string, page = 1): Promise<{ query: strin
     const results = (body.results ?? [])
       .filter((result) => typeof result.url === 'string' && /^https?:\/\//.test(result.url))
       .slice(0, 20)
-      .map((result) => ({ url: String(result.url), title: String(result.title ?? '').slice(0, 200), content: String(result.content ?? '').slice(0, 400) }));
+      .map((result) => ({
+        url: String(result.url),
+        title: String(result.title ?? '').slice(0, 200),
+        content: String(result.content ?? '').slice(0, 400),
+      }));
     return { query, results };
   } catch (error) {
-    return { query, error: `the search service could not be reached: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    return {
+      query,
+      error: `the search service could not be reached: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    };
   }
 }

@@ -18,7 +18,8 @@ export function enumValues(schema: z.ZodType): string[] | undefined {
   const options = (d.options as z.ZodType[]).map((option) => {
     const od = def(option);
     if (od.type === 'enum') return { values: Object.values(od.entries as Record<string, string>), isEnum: true };
-    if (od.type === 'literal' && (od.values as unknown[]).every((v) => typeof v === 'string')) return { values: od.values as string[], isEnum: false };
+    if (od.type === 'literal' && (od.values as unknown[]).every((v) => typeof v === 'string'))
+      return { values: od.values as string[], isEnum: false };
     return undefined;
   });
   if (options.some((o) => !o) || !options.some((o) => o!.isEnum)) return undefined;
@@ -67,7 +68,8 @@ export class EnumNames {
       case 'object': {
         const id = registeredId(schema);
         const objectName = io === 'input' ? `${id ?? name}Input` : (id ?? name);
-        for (const [key, field] of Object.entries(d.shape as Record<string, z.ZodType>)) this.add(field, `${objectName}${pascal(key)}`, io, anchored || Boolean(id));
+        for (const [key, field] of Object.entries(d.shape as Record<string, z.ZodType>))
+          this.add(field, `${objectName}${pascal(key)}`, io, anchored || Boolean(id));
       }
     }
   }
@@ -75,7 +77,8 @@ export class EnumNames {
   /** The arguments of a field are named as places of their own (`LeadsListStatus`). */
   addArgs(schema: z.ZodType | undefined, name: string): void {
     if (!schema || def(schema).type !== 'object') return;
-    for (const [key, field] of Object.entries(def(schema).shape as Record<string, z.ZodType>)) this.add(field, `${name}${pascal(key)}`, 'input');
+    for (const [key, field] of Object.entries(def(schema).shape as Record<string, z.ZodType>))
+      this.add(field, `${name}${pascal(key)}`, 'input');
   }
 
   nameOf(values: string[]): string | undefined {
@@ -87,7 +90,8 @@ export class EnumNames {
     const better =
       !current ||
       candidate.rank < current.rank ||
-      (candidate.rank === current.rank && (candidate.name.length < current.name.length || (candidate.name.length === current.name.length && candidate.name < current.name)));
+      (candidate.rank === current.rank &&
+        (candidate.name.length < current.name.length || (candidate.name.length === current.name.length && candidate.name < current.name)));
     if (better) this.best.set(key, candidate);
   }
 }

@@ -23,7 +23,8 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: { rateLimit
       title: 'Lead API GraphQL',
       headers: JSON.stringify({ Authorization: 'Bearer <your API key or OAuth access token>' }, null, 2),
       defaultEditorToolsVisibility: 'headers',
-      defaultQuery: '# Put your API key in the Authorization header below (Headers), then run this query.\n{\n  leadsCapacity {\n    used\n    limit\n  }\n}\n',
+      defaultQuery:
+        '# Put your API key in the Authorization header below (Headers), then run this query.\n{\n  leadsCapacity {\n    used\n    limit\n  }\n}\n',
     },
     landingPage: false,
     logging: false,

@@ -19,7 +19,8 @@ const enumValueName = (value: string) => {
 const isInt = (schema: z.ZodType) => ['safeint', 'int32', 'uint32'].includes((schema as any).format);
 /** Identifiers (`id`, `ids`, `scraperId`, `webhook_id`, ...) are GraphQL IDs. */
 const isIdentifier = (key: string) => /^ids?$|[a-z]Ids?$|_ids?$/.test(key);
-const asIdWhereNamed = (key: string, resolved: Resolved): Resolved => (resolved.ref === 'String' && isIdentifier(key) ? { ...resolved, ref: 'ID' } : resolved);
+const asIdWhereNamed = (key: string, resolved: Resolved): Resolved =>
+  resolved.ref === 'String' && isIdentifier(key) ? { ...resolved, ref: 'ID' } : resolved;
 
 /**
  * Turns zod schemas into Pothos types: objects become object (or input)
@@ -88,7 +89,10 @@ export class ZodToGraphQL {
       case 'boolean':
         return { ref: 'Boolean', nullable: false };
       case 'literal':
-        return { ref: typeof d.values[0] === 'number' ? 'Float' : typeof d.values[0] === 'boolean' ? 'Boolean' : 'String', nullable: false };
+        return {
+          ref: typeof d.values[0] === 'number' ? 'Float' : typeof d.values[0] === 'boolean' ? 'Boolean' : 'String',
+          nullable: false,
+        };
       case 'union': {
         // Classified without building types: a union's options get no GraphQL type of their own.
         const options = (d.options as z.ZodType[]).map(scalarKind);
@@ -109,7 +113,15 @@ export class ZodToGraphQL {
     const key = valueSetKey(values);
     if (!this.enums.has(key)) {
       const name = this.enumNames.nameOf(values) ?? registeredId(schema) ?? fallback;
-      this.enums.set(key, this.once(name, () => this.builder.enumType(name, { description: schema.description, values: Object.fromEntries(values.map((v) => [enumValueName(v), { value: v }])) })));
+      this.enums.set(
+        key,
+        this.once(name, () =>
+          this.builder.enumType(name, {
+            description: schema.description,
+            values: Object.fromEntries(values.map((v) => [enumValueName(v), { value: v }])),
+          }),
+        ),
+      );
     }
     return this.enums.get(key);
   }
@@ -118,14 +130,18 @@ export class ZodToGraphQL {
   private objectType(schema: z.ZodType, fallback: string, io: 'input' | 'output'): TypeRef {
     const name = io === 'input' ? `${registeredId(schema) ?? fallback}Input` : (registeredId(schema) ?? fallback);
     return this.once(name, () => {
-      const ref = io === 'input' ? this.builder.inputRef<Record<string, unknown>>(name) : this.builder.objectRef<Record<string, unknown>>(name);
+      const ref =
+        io === 'input' ? this.builder.inputRef<Record<string, unknown>>(name) : this.builder.objectRef<Record<string, unknown>>(name);
       const shape = def(schema).shape as Record<string, z.ZodType>;
       ref.implement({
         description: schema.description,
         fields: (t: any) =>
           Object.fromEntries(
             Object.entries(shape).map(([key, field]) => {
-              const options = { ...this.fieldOptions(asIdWhereNamed(key, this.resolve(field, `${name}${pascal(key)}`, io)), io), description: field.description };
+              const options = {
+                ...this.fieldOptions(asIdWhereNamed(key, this.resolve(field, `${name}${pascal(key)}`, io)), io),
+                description: field.description,
+              };
               return [key, t.field(io === 'input' ? options : { ...options, resolve: (parent: any) => parent[key] })];
             }),
           ),

@@ -5,10 +5,14 @@ import { CampaignCounters, Enrollment, type CampaignCountersDoc, type Enrollment
 import type { CampaignDoc } from './campaign.model.ts';
 import { nextWindowStart } from './schedule.ts';
 
-type Counter = 'enrolled' | 'finished' | 'interrupted' | EnrollmentDoc['stopReason'] & string;
+type Counter = 'enrolled' | 'finished' | 'interrupted' | (EnrollmentDoc['stopReason'] & string);
 
 /** Moves a campaign's counters, the messages sent by step and variant too (one atomic increment of its counters document). */
-export async function countForCampaign(campaignId: string, counts: Partial<Record<Counter, number>>, sent: Array<{ step: number; variant: number }> = []): Promise<void> {
+export async function countForCampaign(
+  campaignId: string,
+  counts: Partial<Record<Counter, number>>,
+  sent: Array<{ step: number; variant: number }> = [],
+): Promise<void> {
   const inc: Record<string, number> = { ...counts };
   for (const { step, variant } of sent) inc[`sent.${step}.${variant}`] = (inc[`sent.${step}.${variant}`] ?? 0) + 1;
   await incrementCounter(CampaignCounters, campaignId, inc);
@@ -30,7 +34,8 @@ export async function activeEnrollmentCount(campaignIds: string[]): Promise<numb
 
 /** A campaign's progress: its counters, and when its next message is due within its schedule. */
 export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignOut['progress']> {
-  const counters = (await CampaignCounters.findById(campaign._id).lean<CampaignCountersDoc>()) ?? ({ sent: {} } as Partial<CampaignCountersDoc>);
+  const counters =
+    (await CampaignCounters.findById(campaign._id).lean<CampaignCountersDoc>()) ?? ({ sent: {} } as Partial<CampaignCountersDoc>);
   const count = (key: keyof CampaignCountersDoc) => (counters[key] as number | undefined) ?? 0;
   const next = campaign.status === 'active' || campaign.status === 'paused' ? await nextDue(campaign) : null;
   return {
@@ -47,7 +52,9 @@ export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignO
       .map(([step, variants]) => ({
         step: Number(step),
         sent: Object.values(variants).reduce((sum, n) => sum + n, 0),
-        variants: Object.entries(variants).map(([variant, sent]) => ({ variant: Number(variant), sent })).sort((a, b) => a.variant - b.variant),
+        variants: Object.entries(variants)
+          .map(([variant, sent]) => ({ variant: Number(variant), sent }))
+          .sort((a, b) => a.variant - b.variant),
       }))
       .sort((a, b) => a.step - b.step),
     next_send_at: next === null ? null : new Date(next).toISOString(),
@@ -55,6 +62,9 @@ export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignO
 }
 
 async function nextDue(campaign: CampaignDoc): Promise<number | null> {
-  const [first] = await Enrollment.find({ campaignId: campaign._id, status: 'active' }, { nextDueAt: 1 }).sort({ nextDueAt: 1 }).limit(1).lean<EnrollmentDoc[]>();
+  const [first] = await Enrollment.find({ campaignId: campaign._id, status: 'active' }, { nextDueAt: 1 })
+    .sort({ nextDueAt: 1 })
+    .limit(1)
+    .lean<EnrollmentDoc[]>();
   return first ? nextWindowStart(campaign.schedule, Math.max(nowMs(), first.nextDueAt.getTime())) : null;
 }

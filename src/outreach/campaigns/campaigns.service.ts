@@ -24,7 +24,12 @@ export async function toCampaign(doc: CampaignDoc): Promise<CampaignOut> {
     inbox_ids: doc.inboxIds,
     reply_to: doc.replyTo ?? null,
     daily_limit: doc.dailyLimit,
-    schedule: { timezone: doc.schedule.timezone, days: doc.schedule.days, start_hour: doc.schedule.startHour, end_hour: doc.schedule.endHour },
+    schedule: {
+      timezone: doc.schedule.timezone,
+      days: doc.schedule.days,
+      start_hour: doc.schedule.startHour,
+      end_hour: doc.schedule.endHour,
+    },
     priority: doc.priority,
     track_opens: doc.trackOpens,
     brand_id: doc.brandId,
@@ -34,14 +39,20 @@ export async function toCampaign(doc: CampaignDoc): Promise<CampaignOut> {
   };
 }
 
-const toSchedule = (schedule: CreateInput['schedule']) => ({ timezone: schedule.timezone, days: schedule.days, startHour: schedule.start_hour, endHour: schedule.end_hour });
+const toSchedule = (schedule: CreateInput['schedule']) => ({
+  timezone: schedule.timezone,
+  days: schedule.days,
+  startHour: schedule.start_hour,
+  endHour: schedule.end_hour,
+});
 
 /** The sequence and the inboxes must be the workspace's (404 naming the field) and the campaign's brand's (400 naming it). */
 async function assertParts(workspaceId: string, brandId: string, sequenceId: string, inboxIds: string[], inboxField: string) {
   const sequence = await getSequenceForSending(workspaceId, sequenceId).catch(() => {
     throw notFound('Sequence', 'sequence_id');
   });
-  if (sequence.brand_id !== brandId) throw fieldError({ field: 'sequence_id', problem: 'the sequence belongs to another brand than the campaign' });
+  if (sequence.brand_id !== brandId)
+    throw fieldError({ field: 'sequence_id', problem: 'the sequence belongs to another brand than the campaign' });
   const inboxes = await inboxesForSending(workspaceId, inboxIds);
   if (inboxes.length !== inboxIds.length) throw notFound('Inbox', inboxField);
   const foreign = inboxes.find((inbox) => inbox.brandId !== brandId);
@@ -75,13 +86,17 @@ export async function getCampaignDoc(workspaceId: string, id: string): Promise<C
 
 export async function listCampaigns(principal: Principal, brand: string | undefined): Promise<CampaignOut[]> {
   const brandId = await brandFilter(principal, brand, 'credential');
-  const docs = await Campaign.find({ workspaceId: principal.workspaceId, ...(brandId && { brandId }) }).sort({ createdAt: -1, _id: 1 }).lean<CampaignDoc[]>();
+  const docs = await Campaign.find({ workspaceId: principal.workspaceId, ...(brandId && { brandId }) })
+    .sort({ createdAt: -1, _id: 1 })
+    .lean<CampaignDoc[]>();
   return Promise.all(docs.map(toCampaign));
 }
 
 /** Enrollments still going in the workspace's (or a brand's) campaigns, archived ones left out (they send nothing more). */
 export async function activeEnrollmentsIn(workspaceId: string, brandId: string | null): Promise<number> {
-  const docs = await Campaign.find({ workspaceId, ...(brandId && { brandId }), status: { $ne: 'archived' } }, { _id: 1 }).lean<CampaignDoc[]>();
+  const docs = await Campaign.find({ workspaceId, ...(brandId && { brandId }), status: { $ne: 'archived' } }, { _id: 1 }).lean<
+    CampaignDoc[]
+  >();
   return activeEnrollmentCount(docs.map((doc) => doc._id));
 }
 
@@ -99,7 +114,10 @@ export async function updateCampaign(workspaceId: string, input: UpdateInput): P
   const changes: Record<string, unknown> = {};
   if (input.status !== undefined && input.status !== current.status) {
     if (!transitions[current.status].includes(input.status)) {
-      throw new AppError('conflict', `status: a ${current.status} campaign cannot become ${input.status}`, { field: 'status', status: current.status });
+      throw new AppError('conflict', `status: a ${current.status} campaign cannot become ${input.status}`, {
+        field: 'status',
+        status: current.status,
+      });
     }
     changes.status = input.status;
     if (input.status === 'active' && !current.startedAt) changes.startedAt = now();
@@ -118,7 +136,16 @@ export const activeCampaigns = () => Campaign.find({ status: 'active' }).sort({ 
 
 /** An active campaign with nothing left to send is completed (a paused one stays paused). */
 export async function completeCampaign(campaignId: string): Promise<void> {
-  const completed = await Campaign.findOneAndUpdate({ _id: campaignId, status: 'active' }, { $set: { status: 'completed' } }, { returnDocument: 'after' }).lean<CampaignDoc>();
-  if (completed) await emitEvent(completed.workspaceId, 'outreach.campaign.completed', await toCampaign(completed), `${campaignId}:${completed.updatedAt.getTime()}`);
+  const completed = await Campaign.findOneAndUpdate(
+    { _id: campaignId, status: 'active' },
+    { $set: { status: 'completed' } },
+    { returnDocument: 'after' },
+  ).lean<CampaignDoc>();
+  if (completed)
+    await emitEvent(
+      completed.workspaceId,
+      'outreach.campaign.completed',
+      await toCampaign(completed),
+      `${campaignId}:${completed.updatedAt.getTime()}`,
+    );
 }
-

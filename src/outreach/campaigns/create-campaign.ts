@@ -12,7 +12,8 @@ export const createCampaignProcedure = apiProcedure
       path: '/api/outreach/campaigns',
       tags: ['Outreach'],
       summary: 'Create a campaign (in draft)',
-      description: 'Sends a sequence from one or more inboxes, in rotation, on a schedule. Activate it with PATCH status `active`; enroll leads with POST /api/outreach/campaigns/{id}/enroll.',
+      description:
+        'Sends a sequence from one or more inboxes, in rotation, on a schedule. Activate it with PATCH status `active`; enroll leads with POST /api/outreach/campaigns/{id}/enroll.',
     },
   })
   .input(createCampaignInput)

@@ -13,7 +13,8 @@ export const enrollLeadsProcedure = apiProcedure
       path: '/api/outreach/campaigns/{id}/enroll',
       tags: ['Outreach'],
       summary: 'Enroll leads in a campaign',
-      description: 'Each lead once per campaign. Leads on the do-not-contact list, unsubscribed, archived or disqualified, without a usable email, or already enrolled are skipped and counted by reason. Needs a paid plan.',
+      description:
+        'Each lead once per campaign. Leads on the do-not-contact list, unsubscribed, archived or disqualified, without a usable email, or already enrolled are skipped and counted by reason. Needs a paid plan.',
     },
   })
   .input(enrollInput)

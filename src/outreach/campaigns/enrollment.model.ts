@@ -54,5 +54,7 @@ const campaignCountersSchema = new Schema(
   },
   { versionKey: false, minimize: false },
 );
-export type CampaignCountersDoc = Omit<InferRawDocTypeFromSchema<typeof campaignCountersSchema>, 'sent'> & { sent: Record<string, Record<string, number>> };
+export type CampaignCountersDoc = Omit<InferRawDocTypeFromSchema<typeof campaignCountersSchema>, 'sent'> & {
+  sent: Record<string, Record<string, number>>;
+};
 export const CampaignCounters = mongoose.model('CampaignCounters', campaignCountersSchema, 'outreach_campaign_counters');

@@ -32,10 +32,21 @@ function refusal(lead: OutreachLead | undefined, suppressed: Set<string>): SkipR
  */
 export async function enrollLeads(workspaceId: string, campaignId: string, leadIds: string[]) {
   const campaign = await getCampaignDoc(workspaceId, campaignId);
-  if (campaign.status === 'archived') throw new AppError('conflict', 'An archived campaign takes no new leads', { status: campaign.status });
+  if (campaign.status === 'archived')
+    throw new AppError('conflict', 'An archived campaign takes no new leads', { status: campaign.status });
   const leads = await leadsForOutreach(workspaceId, leadIds);
-  const suppressed = await suppressedAmong(workspaceId, [...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])));
-  const skipped: Record<SkipReason, number> = { suppressed: 0, unsubscribed: 0, archived: 0, already_enrolled: 0, no_email: 0, invalid_email: 0 };
+  const suppressed = await suppressedAmong(
+    workspaceId,
+    [...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])),
+  );
+  const skipped: Record<SkipReason, number> = {
+    suppressed: 0,
+    unsubscribed: 0,
+    archived: 0,
+    already_enrolled: 0,
+    no_email: 0,
+    invalid_email: 0,
+  };
   const enrollable: string[] = [];
   for (const leadId of new Set(leadIds)) {
     const reason = refusal(leads.get(leadId), suppressed);
@@ -66,7 +77,10 @@ export async function enrollLeads(workspaceId: string, campaignId: string, leadI
 
 /** A campaign's enrollments whose next step is due, oldest first. */
 export const dueEnrollments = (campaign: CampaignDoc, at: Date, limit: number) =>
-  Enrollment.find({ campaignId: campaign._id, status: 'active', nextDueAt: { $lte: at } }).sort({ nextDueAt: 1, _id: 1 }).limit(limit).lean<EnrollmentDoc[]>();
+  Enrollment.find({ campaignId: campaign._id, status: 'active', nextDueAt: { $lte: at } })
+    .sort({ nextDueAt: 1, _id: 1 })
+    .limit(limit)
+    .lean<EnrollmentDoc[]>();
 
 export const hasActiveEnrollments = async (campaignId: string) => (await Enrollment.exists({ campaignId, status: 'active' })) !== null;
 
@@ -80,14 +94,20 @@ export interface NextStep {
  * Moves an enrollment from the step it was at to `next`. Only from that step:
  * a worker holding an older copy cannot move it back.
  */
-async function moveOn(enrollment: EnrollmentDoc, next: NextStep, extra: Record<string, unknown> = {}, push?: Record<string, unknown>): Promise<void> {
+async function moveOn(
+  enrollment: EnrollmentDoc,
+  next: NextStep,
+  extra: Record<string, unknown> = {},
+  push?: Record<string, unknown>,
+): Promise<void> {
   await Enrollment.updateOne(
     { _id: enrollment._id, status: 'active', nextStep: enrollment.nextStep },
     { $set: { nextStep: next.step, nextDueAt: next.dueAt, ...extra }, ...(push && { $push: push }) },
   );
 }
 
-const endState = (outcome: EnrollmentOutcome) => (outcome === 'finished' ? { status: 'finished', stopReason: null } : { status: 'stopped', stopReason: outcome });
+const endState = (outcome: EnrollmentOutcome) =>
+  outcome === 'finished' ? { status: 'finished', stopReason: null } : { status: 'stopped', stopReason: outcome };
 
 /**
  * Ends an enrollment once: one conditional update from `active`, so of two
@@ -95,7 +115,11 @@ const endState = (outcome: EnrollmentOutcome) => (outcome === 'finished' ? { sta
  * is counted on the campaign; a later one changes nothing. True when this
  * call ended it.
  */
-async function endEnrollment(enrollment: Pick<EnrollmentDoc, '_id' | 'campaignId'>, outcome: EnrollmentOutcome, extra: Record<string, unknown> = {}): Promise<boolean> {
+async function endEnrollment(
+  enrollment: Pick<EnrollmentDoc, '_id' | 'campaignId'>,
+  outcome: EnrollmentOutcome,
+  extra: Record<string, unknown> = {},
+): Promise<boolean> {
   const ended = await Enrollment.updateOne({ _id: enrollment._id, status: 'active' }, { $set: { ...endState(outcome), ...extra } });
   if (ended.modifiedCount) await countForCampaign(enrollment.campaignId, { [outcome]: 1 });
   return ended.modifiedCount === 1;
@@ -134,7 +158,12 @@ export async function advanceEnrollments(done: StepDone[]): Promise<void> {
   }
   if (finishing.length) {
     const finished = await Enrollment.bulkWrite(
-      finishing.map((item) => ({ updateOne: { filter: { _id: item.enrollment._id, status: 'active' }, update: { $set: { ...endState('finished'), ...extra(item) } } } })),
+      finishing.map((item) => ({
+        updateOne: {
+          filter: { _id: item.enrollment._id, status: 'active' },
+          update: { $set: { ...endState('finished'), ...extra(item) } },
+        },
+      })),
     );
     if (finished.modifiedCount) await countForCampaign(finishing[0]!.enrollment.campaignId, { finished: finished.modifiedCount });
   }
@@ -160,7 +189,10 @@ export async function deferEnrollments(deferred: Array<{ enrollment: EnrollmentD
   if (!deferred.length) return;
   await Enrollment.bulkWrite(
     deferred.map(({ enrollment, dueAt }) => ({
-      updateOne: { filter: { _id: enrollment._id, status: 'active', nextStep: enrollment.nextStep }, update: { $set: { nextDueAt: dueAt } } },
+      updateOne: {
+        filter: { _id: enrollment._id, status: 'active', nextStep: enrollment.nextStep },
+        update: { $set: { nextDueAt: dueAt } },
+      },
     })),
   );
 }

@@ -11,7 +11,8 @@ export const updateCampaignProcedure = apiProcedure
       path: '/api/outreach/campaigns',
       tags: ['Outreach'],
       summary: 'Update a campaign: activate, pause, archive, rename, reschedule',
-      description: '`status: active` starts or resumes, `paused` stops further sends without losing progress, `archived` ends it. A move its status does not allow (e.g. archived to active) is 409.',
+      description:
+        '`status: active` starts or resumes, `paused` stops further sends without losing progress, `archived` ends it. A move its status does not allow (e.g. archived to active) is 409.',
     },
   })
   .input(updateCampaignInput)

@@ -13,7 +13,7 @@ export const createInboxProcedure = apiProcedure
       tags: ['Outreach'],
       summary: 'Add a sending inbox',
       description:
-        'Logs in to the SMTP server (and the IMAP server, when given) before saving unless `verify` is false: a failure is 400 naming `smtp` or `imap` with the server\'s answer. Passwords are stored encrypted and never returned. 404 naming `brand_id` for a brand the workspace does not have.',
+        "Logs in to the SMTP server (and the IMAP server, when given) before saving unless `verify` is false: a failure is 400 naming `smtp` or `imap` with the server's answer. Passwords are stored encrypted and never returned. 404 naming `brand_id` for a brand the workspace does not have.",
     },
   })
   .input(createInboxInput)

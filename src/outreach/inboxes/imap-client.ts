@@ -19,7 +19,10 @@ export interface ServerLogin {
  * cannot take it elsewhere; the host name is kept for TLS (SNI and the
  * certificate check). Throws the guard's error for a refused host.
  */
-export async function imapClientFor(login: ServerLogin, timeouts: { connectionTimeout: number; greetingTimeout: number; socketTimeout: number }): Promise<ImapFlow> {
+export async function imapClientFor(
+  login: ServerLogin,
+  timeouts: { connectionTimeout: number; greetingTimeout: number; socketTimeout: number },
+): Promise<ImapFlow> {
   const bare = login.host.replace(/^\[|\]$/g, '');
   const [address] = await approvedAddresses(bare, addressPolicy());
   const { verify, ca } = tlsTrust(true);

@@ -42,7 +42,10 @@ const failureWeight = 200;
  */
 export function healthScore(figures: { paused: boolean; sent14d: number; failed14d: number; bounced14d: number }): number {
   if (figures.paused) return 0;
-  const score = 100 - bounceWeight * ratio(figures.bounced14d, figures.sent14d) - failureWeight * ratio(figures.failed14d, figures.sent14d + figures.failed14d);
+  const score =
+    100 -
+    bounceWeight * ratio(figures.bounced14d, figures.sent14d) -
+    failureWeight * ratio(figures.failed14d, figures.sent14d + figures.failed14d);
   return Math.min(100, Math.max(0, Math.round(score)));
 }
 
@@ -66,6 +69,11 @@ export async function inboxFigures(inbox: CapSettings & { _id: string; sendingPa
     bounced14d: fortnight.bounced,
     bounceRate14d: ratio(fortnight.bounced, fortnight.sent),
     bounceRate24h: day.bounceRate24h,
-    health: healthScore({ paused: Boolean(inbox.sendingPausedAt), sent14d: fortnight.sent, failed14d: fortnight.failed, bounced14d: fortnight.bounced }),
+    health: healthScore({
+      paused: Boolean(inbox.sendingPausedAt),
+      sent14d: fortnight.sent,
+      failed14d: fortnight.failed,
+      bounced14d: fortnight.bounced,
+    }),
   };
 }

@@ -22,6 +22,12 @@ export async function inboxesToRead(): Promise<InboxToRead[]> {
     brandId: doc.brandId,
     from: doc.from,
     mailbox: doc.imap!.mailbox,
-    imap: () => ({ host: doc.imap!.host, port: doc.imap!.port, secure: doc.imap!.secure, user: doc.imap!.user, password: openSecret(doc.imap!.passwordSealed) }),
+    imap: () => ({
+      host: doc.imap!.host,
+      port: doc.imap!.port,
+      secure: doc.imap!.secure,
+      user: doc.imap!.user,
+      password: openSecret(doc.imap!.passwordSealed),
+    }),
   }));
 }

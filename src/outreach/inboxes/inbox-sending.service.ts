@@ -27,7 +27,12 @@ const toSendingInbox = (doc: InboxDoc): SendingInbox => ({
   brandId: doc.brandId,
   from: doc.from,
   fromName: doc.fromName ?? '',
-  transport: { host: doc.smtp.host, port: doc.smtp.port, secure: doc.smtp.secure, auth: { user: doc.smtp.user, pass: openSecret(doc.smtp.passwordSealed) } },
+  transport: {
+    host: doc.smtp.host,
+    port: doc.smtp.port,
+    secure: doc.smtp.secure,
+    auth: { user: doc.smtp.user, pass: openSecret(doc.smtp.passwordSealed) },
+  },
   cap: capToday(doc).cap,
   pausedAt: doc.sendingPausedAt ?? null,
 });
@@ -72,6 +77,7 @@ export async function applyBounceGuard(workspaceId: string, inboxId: string): Pr
     { $set: { sendingPausedAt: now(), sendingPausedReason: reason } },
     { returnDocument: 'after' },
   ).lean<InboxDoc>();
-  if (paused) await emitEvent(workspaceId, 'outreach.inbox.paused', await toInbox(paused), `${inboxId}:${paused.sendingPausedAt!.getTime()}`);
+  if (paused)
+    await emitEvent(workspaceId, 'outreach.inbox.paused', await toInbox(paused), `${inboxId}:${paused.sendingPausedAt!.getTime()}`);
   return paused !== null;
 }

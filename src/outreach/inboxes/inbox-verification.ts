@@ -34,7 +34,9 @@ function serverAnswer(error: unknown): string {
   const failure = error as { response?: unknown; responseText?: unknown; serverResponseCode?: unknown; message?: string };
   // imapflow's text of a tagged NO (its `response` is the raw line, tag included); nodemailer's reply line.
   if (typeof failure.responseText === 'string' && failure.responseText) {
-    return typeof failure.serverResponseCode === 'string' ? `[${failure.serverResponseCode}] ${failure.responseText}` : failure.responseText;
+    return typeof failure.serverResponseCode === 'string'
+      ? `[${failure.serverResponseCode}] ${failure.responseText}`
+      : failure.responseText;
   }
   if (typeof failure.response === 'string' && failure.response) return failure.response.split('\n')[0]!;
   return failure.message ?? String(error);
@@ -83,7 +85,10 @@ export async function verifyImap(login: ServerLogin & { mailbox: string }): Prom
   try {
     const found = await client.status(login.mailbox, { messages: true }).catch((error: unknown) => serverAnswer(error));
     if (typeof found !== 'object' || !found) {
-      throw fieldError({ field: 'imap.mailbox', problem: `${login.mailbox} cannot be opened${typeof found === 'string' ? `: ${found}` : ''}` });
+      throw fieldError({
+        field: 'imap.mailbox',
+        problem: `${login.mailbox} cannot be opened${typeof found === 'string' ? `: ${found}` : ''}`,
+      });
     }
   } finally {
     await client.logout().catch(() => client.close());

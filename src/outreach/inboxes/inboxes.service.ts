@@ -20,7 +20,10 @@ type ImapLogin = ServerLogin & { mailbox: string };
 type StoredServer = InboxDoc['smtp'];
 
 /** `secure` left out means TLS from the first byte on the protocol's TLS port (465 SMTP, 993 IMAP) only. */
-const withSecureDefault = <T extends { port: number; secure?: boolean | undefined }>(login: T, tlsPort: number) => ({ ...login, secure: login.secure ?? login.port === tlsPort });
+const withSecureDefault = <T extends { port: number; secure?: boolean | undefined }>(login: T, tlsPort: number) => ({
+  ...login,
+  secure: login.secure ?? login.port === tlsPort,
+});
 
 const sealed = <T extends ServerLogin>({ password, ...rest }: T) => ({ ...rest, passwordSealed: sealSecret(password) });
 
@@ -134,7 +137,9 @@ export async function deleteInbox(workspaceId: string, id: string): Promise<void
   await getInboxDoc(workspaceId, id);
   const campaigns = await activeCampaignNamesUsing(workspaceId, { inboxId: id });
   if (campaigns.length) {
-    throw new AppError('conflict', `The inbox is used by active campaigns: ${campaigns.join(', ')}. Pause or archive them first`, { campaigns });
+    throw new AppError('conflict', `The inbox is used by active campaigns: ${campaigns.join(', ')}. Pause or archive them first`, {
+      campaigns,
+    });
   }
   await Inbox.deleteOne({ _id: id });
 }

@@ -11,7 +11,8 @@ export const listInboxesProcedure = apiProcedure
       path: '/api/outreach/inboxes',
       tags: ['Outreach'],
       summary: 'List sending inboxes with their caps, figures and health',
-      description: 'The credential\'s brand by default; `brand=<id>` narrows to another (404 naming `brand` when not the workspace\'s), `brand=all` widens to the workspace.',
+      description:
+        "The credential's brand by default; `brand=<id>` narrows to another (404 naming `brand` when not the workspace's), `brand=all` widens to the workspace.",
     },
   })
   .input(listInboxesInput)

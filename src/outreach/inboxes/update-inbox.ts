@@ -10,7 +10,8 @@ export const updateInboxProcedure = apiProcedure
       path: '/api/outreach/inboxes/{id}',
       tags: ['Outreach'],
       summary: 'Change an inbox, or resume one the bounce guard paused',
-      description: 'Changed `smtp` or `imap` settings are verified by logging in, unless `verify` is false. `paused: false` resumes sending.',
+      description:
+        'Changed `smtp` or `imap` settings are verified by logging in, unless `verify` is false. `paused: false` resumes sending.',
     },
   })
   .input(updateInboxInput)

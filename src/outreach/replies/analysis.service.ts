@@ -32,7 +32,10 @@ export async function queueAnalysis(replyId: string): Promise<void> {
  * were analysed.
  */
 export async function analyzePendingReplies(limit = 50): Promise<number> {
-  const due = await AnalysisPending.find({ nextAttemptAt: { $lte: new Date(nowMs()) } }).sort({ nextAttemptAt: 1 }).limit(limit).lean<AnalysisPendingDoc[]>();
+  const due = await AnalysisPending.find({ nextAttemptAt: { $lte: new Date(nowMs()) } })
+    .sort({ nextAttemptAt: 1 })
+    .limit(limit)
+    .lean<AnalysisPendingDoc[]>();
   let analysed = 0;
   for (const pending of due) {
     try {
@@ -41,7 +44,10 @@ export async function analyzePendingReplies(limit = 50): Promise<number> {
       // One reply failing (its effects, the store) waits its turn again and never holds up the others.
       const attempts = pending.attempts + 1;
       log.warn('reply analysis failed', { replyId: pending._id, attempts, error: error instanceof Error ? error.message : String(error) });
-      await AnalysisPending.updateOne({ _id: pending._id }, { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(Math.min(attempts, 7))) } });
+      await AnalysisPending.updateOne(
+        { _id: pending._id },
+        { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(Math.min(attempts, 7))) } },
+      );
     }
   }
   return analysed;
@@ -50,7 +56,7 @@ export async function analyzePendingReplies(limit = 50): Promise<number> {
 /** Analyses one queued reply; false when it stays queued (the model is away) or is gone. */
 async function analyzeOne(pending: AnalysisPendingDoc): Promise<boolean> {
   const reply = await Reply.findById(pending._id).lean<ReplyDoc>();
-  if (!reply) return void (await AnalysisPending.deleteOne({ _id: pending._id })), false;
+  if (!reply) return (void (await AnalysisPending.deleteOne({ _id: pending._id })), false);
   // The model only where its answer is shown (Pro and Business); the heuristic still catches unsubscribe requests elsewhere.
   const model = (await workspaceMeetsPlan(reply.workspaceId, 'pro')) ? configuredModel() : null;
   let analysis: Analysis | null = null;
@@ -61,9 +67,16 @@ async function analyzeOne(pending: AnalysisPendingDoc): Promise<boolean> {
       if (analysis) analyzedBy = `model:${model.model}`;
     } catch (error) {
       const attempts = pending.attempts + 1;
-      log.warn('reply analysis: the model could not be reached', { replyId: reply._id, attempts, error: error instanceof Error ? error.message : String(error) });
+      log.warn('reply analysis: the model could not be reached', {
+        replyId: reply._id,
+        attempts,
+        error: error instanceof Error ? error.message : String(error),
+      });
       if (attempts < modelAttempts) {
-        await AnalysisPending.updateOne({ _id: pending._id }, { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(attempts)) } });
+        await AnalysisPending.updateOne(
+          { _id: pending._id },
+          { $set: { attempts, nextAttemptAt: new Date(nowMs() + retryDelayMs(attempts)) } },
+        );
         return false;
       }
     }

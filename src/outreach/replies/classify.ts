@@ -20,10 +20,15 @@ type Fields = Map<string, string>;
 
 const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false, fromMailSystem: false } as const;
 const attachmentText = (attachment: Attachment) => attachment.content.toString('utf8');
-const contentType = (mail: ParsedMail) => mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
+const contentType = (mail: ParsedMail) =>
+  mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
 const header = (mail: ParsedMail, name: string) => (mail.headers.has(name) ? String(mail.headers.get(name)).trim() : undefined);
 /** `<local@domain>` tokens only: comments and junk around them in In-Reply-To are left out. */
-const ids = (value: string | string[] | undefined) => [value ?? []].flat().join(' ').match(/<[^<>\s]+@[^<>\s]+>/g) ?? [];
+const ids = (value: string | string[] | undefined) =>
+  [value ?? []]
+    .flat()
+    .join(' ')
+    .match(/<[^<>\s]+@[^<>\s]+>/g) ?? [];
 const unique = (values: string[]) => [...new Set(values)];
 /** The addresses in a field such as `rfc822; <a@b.c>` (address type, brackets and comments cut). */
 const addresses = (value: string | undefined) => (value ?? '').match(/[^\s<>;:"'@,()]+@[^\s<>;:"'@,()]+[^\s<>;:"'@,().]/g) ?? [];
@@ -42,7 +47,13 @@ function recipientGroups(mail: ParsedMail): Fields[] {
   const groups: Fields[] = [];
   for (const part of mail.attachments.filter((a) => /^message\/(global-)?delivery-status$/i.test(a.contentType))) {
     let group: Fields = new Map();
-    for (const line of [...attachmentText(part).replace(/\r\n?/g, '\n').replace(/\n[ \t]+/g, ' ').split('\n'), '']) {
+    for (const line of [
+      ...attachmentText(part)
+        .replace(/\r\n?/g, '\n')
+        .replace(/\n[ \t]+/g, ' ')
+        .split('\n'),
+      '',
+    ]) {
       const found = /^([\w-]+)\s*:\s*(.*)$/.exec(line);
       if (found ? group.has(found[1]!.toLowerCase()) : !line.trim()) {
         groups.push(group);
@@ -62,13 +73,16 @@ function recipientGroups(mail: ParsedMail): Fields[] {
  */
 function returned(mail: ParsedMail): { notice: string; headers: string } {
   const text = (mail.text ?? '').replace(/\r\n?/g, '\n');
-  const part = mail.attachments.find((a) => /^(message\/(rfc822|global|rfc822-headers|global-headers)|text\/rfc822-headers?)$/i.test(a.contentType));
+  const part = mail.attachments.find((a) =>
+    /^(message\/(rfc822|global|rfc822-headers|global-headers)|text\/rfc822-headers?)$/i.test(a.contentType),
+  );
   const at = part ? -1 : text.search(/^(Return-Path|Received|DKIM-Signature|Message-ID|From|To|Date|Subject)[ \t]*:/im);
   const quoted = part ? attachmentText(part).replace(/\r\n?/g, '\n') : at < 0 ? '' : text.slice(at);
   return { notice: at < 0 ? text : text.slice(0, at), headers: quoted.split(/\n[ \t]*\n/)[0]!.replace(/\n[ \t]+/g, ' ') };
 }
 
-const refersBack = (returnedHeaders: string, headerRefs: string[]) => unique([...ids(field(returnedHeaders, 'Message-ID')).slice(0, 1), ...headerRefs]);
+const refersBack = (returnedHeaders: string, headerRefs: string[]) =>
+  unique([...ids(field(returnedHeaders, 'Message-ID')).slice(0, 1), ...headerRefs]);
 
 const enhancedCode = /(?<![\d.])([45]\.\d{1,3}\.\d{1,3})(?![\d.]*\d)/;
 const replyCode = /(?<![\d.])([45][0-5]\d)(?=[\s-])/;
@@ -105,19 +119,32 @@ function isDeliveryReport(mail: ParsedMail, reportType: string | undefined): boo
 }
 
 /** Anchored: a bounce's subject often ends with the returned message's own, which may say anything. */
-const delaySubject = /^((mail )?delivery status notification( \(delay\)|: warning)|delayed mail|delivery delayed|warning\b|zustellung verz[öo]gert)/i;
+const delaySubject =
+  /^((mail )?delivery status notification( \(delay\)|: warning)|delayed mail|delivery delayed|warning\b|zustellung verz[öo]gert)/i;
 
 function deliveryReport(mail: ParsedMail, groups: Fields[], headerRefs: string[]): Classified {
   const { notice, headers } = returned(mail);
   const refersTo = refersBack(headers, headerRefs);
   const failed = groups.find((group) => !/^(delayed|delivered|relayed|expanded)$/i.test(group.get('action') ?? 'failed'));
   // A delay is not a bounce: the message is still on its way (with no status part, only the subject says so). Nor is a success notice.
-  if (groups.length ? !failed : delaySubject.test(mail.subject ?? '')) return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
+  if (groups.length ? !failed : delaySubject.test(mail.subject ?? ''))
+    return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
   const code = (failed ? statusOf(failed) : null) ?? codeIn(notice);
   // The original recipient is the address we sent to; the final one may be where it was forwarded.
   const bouncedEmail =
-    address(failed?.get('original-recipient')) ?? address(failed?.get('final-recipient')) ?? address(header(mail, 'x-failed-recipients')) ?? soleAddress(field(headers, 'To'));
-  return { ...none, kind: 'bounce', fromMailSystem: true, bounceType: bounceTypeOf(code, notice), bounceCode: code, bouncedEmail, refersTo };
+    address(failed?.get('original-recipient')) ??
+    address(failed?.get('final-recipient')) ??
+    address(header(mail, 'x-failed-recipients')) ??
+    soleAddress(field(headers, 'To'));
+  return {
+    ...none,
+    kind: 'bounce',
+    fromMailSystem: true,
+    bounceType: bounceTypeOf(code, notice),
+    bounceCode: code,
+    bouncedEmail,
+    refersTo,
+  };
 }
 
 function feedbackReport(mail: ParsedMail, headerRefs: string[]): Classified {
@@ -126,8 +153,10 @@ function feedbackReport(mail: ParsedMail, headerRefs: string[]): Classified {
   const { headers } = returned(mail);
   const refersTo = refersBack(headers, headerRefs);
   // DMARC failure reports (RFC 6591 auth-failure), not-spam and virus notices share the format but are no complaint of the recipient's.
-  if (/^(auth-failure|not-spam|virus)$/i.test(field(report, 'Feedback-Type') ?? '')) return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
-  const bouncedEmail = address(field(report, 'Original-Rcpt-To')) ?? address(field(report, 'Removal-Recipient')) ?? soleAddress(field(headers, 'To'));
+  if (/^(auth-failure|not-spam|virus)$/i.test(field(report, 'Feedback-Type') ?? ''))
+    return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
+  const bouncedEmail =
+    address(field(report, 'Original-Rcpt-To')) ?? address(field(report, 'Removal-Recipient')) ?? soleAddress(field(headers, 'To'));
   return { ...none, kind: 'bounce', fromMailSystem: true, complaint: true, bouncedEmail, refersTo };
 }
 
@@ -165,7 +194,9 @@ export function classify(mail: ParsedMail): Classified {
 }
 
 const monthNumbers = new Map(
-  ['en', 'de'].flatMap((locale) => (['long', 'short'] as const).flatMap((style) => Info.months(style, { locale }).map((name, i) => [name.toLowerCase(), i + 1] as const))),
+  ['en', 'de'].flatMap((locale) =>
+    (['long', 'short'] as const).flatMap((style) => Info.months(style, { locale }).map((name, i) => [name.toLowerCase(), i + 1] as const)),
+  ),
 );
 const MONTH = `(${[...monthNumbers.keys()].sort((a, b) => b.length - a.length).join('|')})(?!\\p{L})\\.?`;
 const DAY = '(\\d{1,2})(?:st|nd|rd|th|\\.)?';
@@ -182,15 +213,23 @@ const monthOf = (name: string) => monthNumbers.get(name.toLowerCase());
  * of days (`July 10-31`, `1. bis 5. Dezember`) needs none: its last day is
  * the return.
  */
-const datePatterns = ([
-  [RETURN + '(\\d{4})-(\\d{1,2})-(\\d{1,2})', (m) => [[m[1], +m[2]!, +m[3]!]]],
-  [RETURN + '(\\d{1,2})/(\\d{1,2})(?:/(\\d{4}|\\d{2}))?', (m) => [[m[3], +m[1]!, +m[2]!], [m[3], +m[2]!, +m[1]!]]],
-  [RETURN + '(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4}|\\d{2})?', (m) => [[m[3], +m[2]!, +m[1]!]]],
-  [`${RETURN}${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}`, (m) => [[m[3], monthOf(m[2]!), +m[1]!]]],
-  [`${RETURN}${MONTH}\\s+${DAY}${YEAR}`, (m) => [[m[3], monthOf(m[1]!), +m[2]!]]],
-  [`${DAY}${TO}${DAY}\\s+${MONTH}${YEAR}`, (m) => [[m[4], monthOf(m[3]!), +m[2]!]]],
-  [`${MONTH}\\s+${DAY}${TO}${DAY}${YEAR}`, (m) => [[m[4], monthOf(m[1]!), +m[3]!]]],
-] as [string, (m: RegExpExecArray) => Parts[]][]).map(([source, parts]) => [new RegExp(source, 'giu'), parts] as const);
+const datePatterns = (
+  [
+    [RETURN + '(\\d{4})-(\\d{1,2})-(\\d{1,2})', (m) => [[m[1], +m[2]!, +m[3]!]]],
+    [
+      RETURN + '(\\d{1,2})/(\\d{1,2})(?:/(\\d{4}|\\d{2}))?',
+      (m) => [
+        [m[3], +m[1]!, +m[2]!],
+        [m[3], +m[2]!, +m[1]!],
+      ],
+    ],
+    [RETURN + '(\\d{1,2})\\.(\\d{1,2})\\.(\\d{4}|\\d{2})?', (m) => [[m[3], +m[2]!, +m[1]!]]],
+    [`${RETURN}${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}`, (m) => [[m[3], monthOf(m[2]!), +m[1]!]]],
+    [`${RETURN}${MONTH}\\s+${DAY}${YEAR}`, (m) => [[m[3], monthOf(m[1]!), +m[2]!]]],
+    [`${DAY}${TO}${DAY}\\s+${MONTH}${YEAR}`, (m) => [[m[4], monthOf(m[3]!), +m[2]!]]],
+    [`${MONTH}\\s+${DAY}${TO}${DAY}${YEAR}`, (m) => [[m[4], monthOf(m[1]!), +m[3]!]]],
+  ] as [string, (m: RegExpExecArray) => Parts[]][]
+).map(([source, parts]) => [new RegExp(source, 'giu'), parts] as const);
 
 /** The first choice that is a day after `receivedAt` and within 90 days of it; with no year, this year's or next year's. */
 function dayInRange(choices: Parts[], receivedAt: DateTime): DateTime | null {
@@ -215,6 +254,8 @@ export function outOfOfficeUntil(mail: ParsedMail, receivedAt: Date): Date | nul
   const own = (mail.text ?? '').split(/^(?:>|-{3,}|_{5,}|On .+ wrote:|Am .+ schrieb|From:|Von:)/m)[0]!;
   const text = `${mail.subject ?? ''}\n${own}`.replace(/\s+/g, ' ');
   const received = DateTime.fromJSDate(receivedAt, { zone: 'utc' });
-  const found = datePatterns.flatMap(([pattern, parts]) => [...text.matchAll(pattern)].flatMap((match) => dayInRange(parts(match), received) ?? []));
+  const found = datePatterns.flatMap(([pattern, parts]) =>
+    [...text.matchAll(pattern)].flatMap((match) => dayInRange(parts(match), received) ?? []),
+  );
   return DateTime.max(...found)?.toJSDate() ?? null;
 }

@@ -45,7 +45,11 @@ export async function listReplies(principal: Pick<Principal, 'workspaceId' | 'br
   if (brandId) base.brandId = brandId;
   if (input.campaign_id) base.campaignId = input.campaign_id;
   if (input.lead_id) base.leadId = input.lead_id;
-  const filter = { ...base, ...(input.kind && { kind: input.kind }), ...(withSentiment && input.sentiment && { sentiment: input.sentiment }) };
+  const filter = {
+    ...base,
+    ...(input.kind && { kind: input.kind }),
+    ...(withSentiment && input.sentiment && { sentiment: input.sentiment }),
+  };
 
   const [all, page] = await Promise.all([
     Reply.find(base, { kind: 1, sentiment: 1 }).lean<Array<Pick<ReplyDoc, 'kind' | 'sentiment'>>>(),
@@ -66,6 +70,8 @@ export async function listReplies(principal: Pick<Principal, 'workspaceId' | 'br
     replies: page.map((doc) => toReply(doc, withSentiment)),
     total,
     counts: { kind: kindCounts, ...(withSentiment && { sentiment: sentimentCounts }) },
-    ...(withSentiment && { sentiment: { analyzed, positive_rate: analyzed ? analysedReplies.positive / analyzed : 0, by_value: analysedReplies } }),
+    ...(withSentiment && {
+      sentiment: { analyzed, positive_rate: analyzed ? analysedReplies.positive / analyzed : 0, by_value: analysedReplies },
+    }),
   };
 }

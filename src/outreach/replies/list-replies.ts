@@ -11,7 +11,8 @@ export const listRepliesProcedure = apiProcedure
       path: '/api/outreach/replies',
       tags: ['Outreach'],
       summary: 'Replies, bounces and automatic replies read from the inboxes, newest first',
-      description: 'Needs a paid plan (403 `plan_required` otherwise). On plans other than Pro and Business the sentiment fields are left out of each reply, and `counts.sentiment` and `sentiment` are absent.',
+      description:
+        'Needs a paid plan (403 `plan_required` otherwise). On plans other than Pro and Business the sentiment fields are left out of each reply, and `counts.sentiment` and `sentiment` are absent.',
     },
   })
   .input(listRepliesInput)

@@ -18,7 +18,8 @@ export interface MailboxReport {
   error?: string;
 }
 
-const saveCursor = (inboxId: string, fields: Partial<MailboxCursorDoc>) => MailboxCursor.updateOne({ _id: inboxId }, { $set: fields }, { upsert: true });
+const saveCursor = (inboxId: string, fields: Partial<MailboxCursorDoc>) =>
+  MailboxCursor.updateOne({ _id: inboxId }, { $set: fields }, { upsert: true });
 
 /**
  * Reads the messages that arrived in an inbox's mailbox since the last
@@ -69,7 +70,13 @@ export async function readMailbox(inbox: InboxToRead): Promise<MailboxReport> {
   } catch (error) {
     const failures = (cursor?.failures ?? 0) + 1;
     report.error = error instanceof Error ? error.message : String(error);
-    await saveCursor(inbox.id, { mailbox, checkedAt: new Date(nowMs()), error: report.error, failures, nextCheckAt: new Date(nowMs() + retryDelayMs(failures)) });
+    await saveCursor(inbox.id, {
+      mailbox,
+      checkedAt: new Date(nowMs()),
+      error: report.error,
+      failures,
+      nextCheckAt: new Date(nowMs() + retryDelayMs(failures)),
+    });
   }
   return report;
 }

@@ -12,7 +12,7 @@ export async function readMailboxes(): Promise<Record<string, MailboxReport>> {
       // Even recording the failure failed (the store is away): the next inboxes are still tried.
       reports[inbox.id] = { stored: 0, alreadyStored: 0, error: error instanceof Error ? error.message : String(error) };
     }
-    if (reports[inbox.id]!.error) log.warn('an inbox\'s mailbox could not be read', { inboxId: inbox.id, error: reports[inbox.id]!.error });
+    if (reports[inbox.id]!.error) log.warn("an inbox's mailbox could not be read", { inboxId: inbox.id, error: reports[inbox.id]!.error });
   }
   return reports;
 }

@@ -31,7 +31,11 @@ export type Ingested = 'stored' | 'already_stored' | 'own_message' | 'unreadable
 
 const dayMs = 24 * 3_600_000;
 /** A subject without its reply and forward prefixes (Re:, AW:, Fwd: …), for comparing a reply's with ours. */
-const baseSubject = (subject: string) => subject.replace(/^(\s*(re|aw|sv|antw|fw|fwd|wg|tr)\s*(\[\d+\])?\s*:\s*)+/i, '').trim().toLowerCase();
+const baseSubject = (subject: string) =>
+  subject
+    .replace(/^(\s*(re|aw|sv|antw|fw|fwd|wg|tr)\s*(\[\d+\])?\s*:\s*)+/i, '')
+    .trim()
+    .toLowerCase();
 
 /**
  * The message of ours it refers back to, if any: by the Message-IDs it
@@ -51,7 +55,11 @@ async function matchSent(workspaceId: string, classified: Classified, sender: st
 }
 
 /** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
-const newText = (mail: ParsedMail) => new EmailReplyParser().read(mail.text ?? '').getVisibleText().trim();
+const newText = (mail: ParsedMail) =>
+  new EmailReplyParser()
+    .read(mail.text ?? '')
+    .getVisibleText()
+    .trim();
 
 /** Longer bodies are cut: a mail's text has no limit, a stored document has. */
 const maxBodyChars = 100_000;
@@ -75,7 +83,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
   if (sender?.address?.toLowerCase() === inbox.from.toLowerCase()) return 'own_message';
   const id = nameBasedId(`${inbox.id}\n${mail.messageId ?? place}`, replyIdNamespace);
   const earlier = await Reply.findById(id).lean<ReplyDoc>();
-  if (earlier) return void (await settle(earlier)), 'already_stored';
+  if (earlier) return (void (await settle(earlier)), 'already_stored');
 
   const classified = classify(mail);
   const sent = await matchSent(inbox.workspaceId, classified, sender?.address, mail.subject ?? '');
@@ -111,7 +119,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     await Reply.create(doc);
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;
-    return void (await settle((await Reply.findById(id).lean<ReplyDoc>())!)), 'already_stored';
+    return (void (await settle((await Reply.findById(id).lean<ReplyDoc>())!)), 'already_stored');
   }
   await settle(doc);
   return 'stored';
@@ -126,7 +134,8 @@ async function settle(reply: ReplyDoc): Promise<void> {
   if (!reply.effectsAppliedAt) {
     await applyEffects(reply);
     // Its event is stored once (its id comes from the reply's), however often this runs.
-    if (reply.kind === 'reply' || reply.kind === 'bounce') await emitEvent(reply.workspaceId, `outreach.${reply.kind}.received`, toReply(reply, false), reply._id);
+    if (reply.kind === 'reply' || reply.kind === 'bounce')
+      await emitEvent(reply.workspaceId, `outreach.${reply.kind}.received`, toReply(reply, false), reply._id);
     await Reply.updateOne({ _id: reply._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
   }
   if (reply.kind !== 'bounce' && !reply.analyzedAt) await queueAnalysis(reply._id);

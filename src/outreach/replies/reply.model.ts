@@ -104,9 +104,15 @@ const softBounceDaySchema = new Schema(
   { versionKey: false },
 );
 export const SoftBounceDay = mongoose.model('OutreachSoftBounceDay', softBounceDaySchema, 'outreach_soft_bounce_days');
-const softBounceSeenSchema = new Schema({ _id: { type: String, required: true }, expiresAt: { type: Date, required: true } }, { versionKey: false });
+const softBounceSeenSchema = new Schema(
+  { _id: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  { versionKey: false },
+);
 export const SoftBounceSeen = mongoose.model('OutreachSoftBounceSeen', softBounceSeenSchema, 'outreach_soft_bounces_seen');
 
 /** Effects of a stored message done once whoever applies them again (`<reply id>:replied`, `<reply id>:bounced`): unique inserts. */
-const replyEffectSchema = new Schema({ _id: { type: String, required: true } }, { versionKey: false, timestamps: { createdAt: true, updatedAt: false } });
+const replyEffectSchema = new Schema(
+  { _id: { type: String, required: true } },
+  { versionKey: false, timestamps: { createdAt: true, updatedAt: false } },
+);
 export const ReplyEffect = mongoose.model('OutreachReplyEffect', replyEffectSchema, 'outreach_reply_effects');

@@ -4,7 +4,9 @@ import { sentiments } from './reply.model.ts';
 import type { Analysis } from './sentiment-heuristic.ts';
 
 const modelAnswer = z.strictObject({
-  sentiment: z.enum(sentiments).describe('positive, neutral, negative, objection, unsubscribe, ooo (out of office) or referral (points to someone else).'),
+  sentiment: z
+    .enum(sentiments)
+    .describe('positive, neutral, negative, objection, unsubscribe, ooo (out of office) or referral (points to someone else).'),
   sentiment_score: z.number().min(-1).max(1).describe('-1 hostile to 1 eager.'),
   intent: z.string().max(200).describe('What the sender wants, in a few words; for a referral, the referred address.'),
   summary: z.string().max(500).describe('One sentence.'),
@@ -32,10 +34,19 @@ export async function analyzeWithModel(
         { role: 'system', content: instructions },
         { role: 'user', content: JSON.stringify({ kind: reply.kind, subject: reply.subject, body: reply.bodyText.slice(0, 8_000) }) },
       ],
-      response_format: { type: 'json_schema', json_schema: { name: 'reply_analysis', strict: true, schema: z.toJSONSchema(modelAnswer) as Record<string, unknown> } },
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'reply_analysis', strict: true, schema: z.toJSONSchema(modelAnswer) as Record<string, unknown> },
+      },
     });
     const parsed = modelAnswer.safeParse(parseJson(completion.choices[0]?.message?.content ?? ''));
-    if (parsed.success) return { sentiment: parsed.data.sentiment, sentimentScore: parsed.data.sentiment_score, intent: parsed.data.intent, summary: parsed.data.summary };
+    if (parsed.success)
+      return {
+        sentiment: parsed.data.sentiment,
+        sentimentScore: parsed.data.sentiment_score,
+        intent: parsed.data.intent,
+        summary: parsed.data.summary,
+      };
   }
   return null;
 }

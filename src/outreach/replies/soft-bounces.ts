@@ -24,7 +24,9 @@ export async function countSoftBounce(workspaceId: string, email: string, replyI
     if (!isDuplicateKey(error)) throw error;
   }
   const days = Array.from({ length: softBounceRule.windowDays }, (_, back) => utcDay(at - back * dayMs));
-  const counts = (await Promise.all(days.map((day) => SoftBounceDay.findById(dayKey(workspaceId, email, day)).lean<{ count: number }>()))).map((doc) => doc?.count ?? 0);
+  const counts = (
+    await Promise.all(days.map((day) => SoftBounceDay.findById(dayKey(workspaceId, email, day)).lean<{ count: number }>()))
+  ).map((doc) => doc?.count ?? 0);
   return counts.reduce((sum, n) => sum + n, 0) >= softBounceRule.bounces && counts.filter((n) => n > 0).length >= softBounceRule.days;
 }
 

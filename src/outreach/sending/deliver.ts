@@ -33,7 +33,8 @@ export interface DeliveryRequest {
 }
 
 /** What the SMTP call came to, before anything is written. */
-export type Attempt = { outcome: 'sent'; sentAt: Date; smtpResponse: string } | { outcome: 'suppressed' } | { outcome: 'refused'; failure: SmtpFailure };
+export type Attempt =
+  { outcome: 'sent'; sentAt: Date; smtpResponse: string } | { outcome: 'suppressed' } | { outcome: 'refused'; failure: SmtpFailure };
 
 /**
  * Sends claimed messages over SMTP, all at once, the do-not-contact list
@@ -49,7 +50,9 @@ export async function attemptDeliveries(requests: DeliveryRequest[]): Promise<Ar
   return Promise.all(
     requests.map(async (request) => ({
       request,
-      attempt: suppressed.has(`${request.record.workspaceId}\n${request.record.to.trim().toLowerCase()}`) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request),
+      attempt: suppressed.has(`${request.record.workspaceId}\n${request.record.to.trim().toLowerCase()}`)
+        ? ({ outcome: 'suppressed' } as const)
+        : await sendOverSmtp(request),
     })),
   );
 }
@@ -80,21 +83,50 @@ async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
 }
 
 /** What an attempt means for its record, its slots and the counts. */
-function settle({ record, inbox }: DeliveryRequest, attempt: Attempt): { outcome: MessageOutcome; delivery: Delivery; events: ScopedEvents['events']; giveBack: boolean } {
+function settle(
+  { record, inbox }: DeliveryRequest,
+  attempt: Attempt,
+): { outcome: MessageOutcome; delivery: Delivery; events: ScopedEvents['events']; giveBack: boolean } {
   if (attempt.outcome === 'sent') {
-    return { outcome: { status: 'sent', sentAt: attempt.sentAt, smtpResponse: attempt.smtpResponse }, delivery: { outcome: 'sent', sentAt: attempt.sentAt }, events: ['sent'], giveBack: false };
+    return {
+      outcome: { status: 'sent', sentAt: attempt.sentAt, smtpResponse: attempt.smtpResponse },
+      delivery: { outcome: 'sent', sentAt: attempt.sentAt },
+      events: ['sent'],
+      giveBack: false,
+    };
   }
   if (attempt.outcome === 'suppressed') {
-    return { outcome: { status: 'failed', error: 'the address is on the do-not-contact list' }, delivery: { outcome: 'suppressed' }, events: [], giveBack: true };
+    return {
+      outcome: { status: 'failed', error: 'the address is on the do-not-contact list' },
+      delivery: { outcome: 'suppressed' },
+      events: [],
+      giveBack: true,
+    };
   }
   const { failure } = attempt;
-  log.warn('outreach send failed', { recordId: record._id, inboxId: inbox.id, kind: failure.kind, code: failure.code, error: failure.message });
+  log.warn('outreach send failed', {
+    recordId: record._id,
+    inboxId: inbox.id,
+    kind: failure.kind,
+    code: failure.code,
+    error: failure.message,
+  });
   if (failure.kind === 'temporary' && record.attempts <= retryDelaysMs.length) {
     const retryAt = new Date(nowMs() + retryDelaysMs[record.attempts - 1]!);
-    return { outcome: { status: 'deferred', retryAt, error: failure.message }, delivery: { outcome: 'deferred', retryAt, error: failure.message }, events: [], giveBack: true };
+    return {
+      outcome: { status: 'deferred', retryAt, error: failure.message },
+      delivery: { outcome: 'deferred', retryAt, error: failure.message },
+      events: [],
+      giveBack: true,
+    };
   }
   if (failure.kind !== 'rejected') {
-    return { outcome: { status: 'failed', error: failure.message }, delivery: { outcome: 'failed', error: failure.message }, events: ['failed'], giveBack: false };
+    return {
+      outcome: { status: 'failed', error: failure.message },
+      delivery: { outcome: 'failed', error: failure.message },
+      events: ['failed'],
+      giveBack: false,
+    };
   }
   // Refused at RCPT: a hard bounce, known at once.
   return {
@@ -116,14 +148,18 @@ export async function recordDeliveries(attempts: Array<{ request: DeliveryReques
   const settled = attempts.map(({ request, attempt }) => ({ request, ...settle(request, attempt) }));
   await recordOutcomes(settled.map(({ request, outcome }) => ({ recordId: request.record._id, outcome })));
   await releaseSlots(settled.filter((s) => s.giveBack).flatMap((s) => s.request.slots));
-  await recordOutreachEvents(settled.filter((s) => s.events.length).map((s) => ({ scopes: eventScopes(s.request.record), events: s.events })));
+  await recordOutreachEvents(
+    settled.filter((s) => s.events.length).map((s) => ({ scopes: eventScopes(s.request.record), events: s.events })),
+  );
   const bounced = settled.filter((s) => s.delivery.outcome === 'bounced');
   for (const { request } of bounced) await suppressAddress(request.record.workspaceId, request.record.to, 'hard_bounce', 'smtp_rejection');
   const paused = new Set<string>();
   for (const inbox of new Map(bounced.map(({ request }) => [request.inbox.id, request])).values()) {
     if (await applyBounceGuard(inbox.record.workspaceId, inbox.inbox.id)) paused.add(inbox.inbox.id);
   }
-  return settled.map(({ request, delivery }) => (delivery.outcome === 'bounced' ? { ...delivery, inboxPaused: paused.has(request.inbox.id) } : delivery));
+  return settled.map(({ request, delivery }) =>
+    delivery.outcome === 'bounced' ? { ...delivery, inboxPaused: paused.has(request.inbox.id) } : delivery,
+  );
 }
 
 /** One message: attempted, then recorded. */

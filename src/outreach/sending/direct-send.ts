@@ -51,15 +51,39 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
     throw notFound('Inbox', inboxField);
   });
   const { to, leadId } = await recipient(workspaceId, input);
-  if (await isSuppressed(workspaceId, to)) throw new AppError('suppressed', 'The address is on the do-not-contact list', { field: input.to ? 'to' : 'lead_id' });
-  if (inbox.pausedAt) throw new AppError('inbox_paused', 'The inbox is paused (the bounce guard paused it): resume it with PATCH paused: false', { field: inboxField });
+  if (await isSuppressed(workspaceId, to))
+    throw new AppError('suppressed', 'The address is on the do-not-contact list', { field: input.to ? 'to' : 'lead_id' });
+  if (inbox.pausedAt)
+    throw new AppError('inbox_paused', 'The inbox is paused (the bounce guard paused it): resume it with PATCH paused: false', {
+      field: inboxField,
+    });
   const slot = await takeInboxSlot(inbox.id, inbox.cap);
-  if (!slot) throw new AppError('inbox_cap_reached', `The inbox sent its cap of ${inbox.cap} in the last 24 hours`, { field: inboxField, cap: inbox.cap });
+  if (!slot)
+    throw new AppError('inbox_cap_reached', `The inbox sent its cap of ${inbox.cap} in the last 24 hours`, {
+      field: inboxField,
+      cap: inbox.cap,
+    });
 
   const html = sanitizeBody(input.body_html);
   const recordId = randomUUID();
-  const record = (await claimMessage({ _id: recordId, workspaceId, brandId: inbox.brandId, inboxId: inbox.id, leadId, to, subject: input.subject, messageId: newMessageId(recordId, inbox.from) }))!;
-  const delivery = await deliver({ record, inbox, rendered: { subject: input.subject, html, text: plainText(html) }, replyTo: null, trackOpens: false, slots: [slot] });
+  const record = (await claimMessage({
+    _id: recordId,
+    workspaceId,
+    brandId: inbox.brandId,
+    inboxId: inbox.id,
+    leadId,
+    to,
+    subject: input.subject,
+    messageId: newMessageId(recordId, inbox.from),
+  }))!;
+  const delivery = await deliver({
+    record,
+    inbox,
+    rendered: { subject: input.subject, html, text: plainText(html) },
+    replyTo: null,
+    trackOpens: false,
+    slots: [slot],
+  });
   switch (delivery.outcome) {
     case 'sent':
       if (leadId) await markContacted(leadId);
@@ -71,7 +95,11 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
     case 'suppressed':
       throw new AppError('suppressed', 'The address is on the do-not-contact list');
     case 'bounced':
-      throw new AppError('message_rejected', `The SMTP server refused the recipient for good (the address is now suppressed): ${delivery.error}`, { smtpCode: delivery.code });
+      throw new AppError(
+        'message_rejected',
+        `The SMTP server refused the recipient for good (the address is now suppressed): ${delivery.error}`,
+        { smtpCode: delivery.code },
+      );
     case 'failed':
       throw new AppError('message_rejected', `The SMTP server refused the message: ${delivery.error}`);
   }

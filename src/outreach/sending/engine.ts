@@ -32,7 +32,10 @@ export async function runOutreachPass(): Promise<TickReport> {
     try {
       await sendForCampaign(campaign, report);
     } catch (error) {
-      log.error('outreach pass failed for a campaign', { campaignId: campaign._id, error: error instanceof Error ? error.message : String(error) });
+      log.error('outreach pass failed for a campaign', {
+        campaignId: campaign._id,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return report;
@@ -46,7 +49,12 @@ async function sendForCampaign(campaign: CampaignDoc, report: TickReport): Promi
   }
   const inboxes = (await inboxesForSending(campaign.workspaceId, campaign.inboxIds)).filter((inbox) => !inbox.pausedAt);
   if (!inboxes.length) return;
-  const pass: CampaignPass = { campaign, sequence: await getSequenceForSending(campaign.workspaceId, campaign.sequenceId), inboxes, rotation: { next: 0 } };
+  const pass: CampaignPass = {
+    campaign,
+    sequence: await getSequenceForSending(campaign.workspaceId, campaign.sequenceId),
+    inboxes,
+    rotation: { next: 0 },
+  };
   if (!pass.inboxes.length) return;
   // Steps another worker is sending: left to it for the rest of this pass, and reported once.
   const elsewhere = new Set<string>();

@@ -8,7 +8,8 @@ import { signingKey } from '../../secrets/secret-box.ts';
  * carry no readable address.
  */
 const key = () => signingKey('outreach-links');
-const mac = (purpose: string, recordId: string) => createHmac('sha256', key()).update(`${purpose}\n${recordId}`).digest('base64url').slice(0, 32);
+const mac = (purpose: string, recordId: string) =>
+  createHmac('sha256', key()).update(`${purpose}\n${recordId}`).digest('base64url').slice(0, 32);
 
 function tokenFor(purpose: string, recordId: string): string {
   return `${Buffer.from(recordId).toString('base64url')}.${mac(purpose, recordId)}`;
@@ -23,7 +24,6 @@ export function readToken(purpose: 'unsubscribe' | 'open', token: string): strin
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected) ? recordId : null;
 }
-
 
 export const unsubscribeUrl = (recordId: string) => `${baseUrl()}/u/${tokenFor('unsubscribe', recordId)}`;
 export const openPixelUrl = (recordId: string) => `${baseUrl()}/o/${tokenFor('open', recordId)}.gif`;

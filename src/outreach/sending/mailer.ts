@@ -21,7 +21,9 @@ const pools = new Map<string, { fingerprint: string; transporter: Transporter }>
  */
 export async function transportFor(inboxId: string, smtp: SmtpSettings): Promise<Transporter> {
   const [address] = await approvedAddresses(smtp.host, addressPolicy());
-  const fingerprint = createHash('sha256').update(JSON.stringify([smtp, address])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([smtp, address]))
+    .digest('hex');
   const pooled = pools.get(inboxId);
   if (pooled?.fingerprint === fingerprint) return pooled.transporter;
   pooled?.transporter.close();
@@ -64,6 +66,7 @@ export function classifySmtpError(error: unknown): SmtpFailure {
   const message = (failure.response ?? failure.message ?? String(error)).split('\n')[0]!;
   const status = /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(message)?.[1] ?? null;
   const code = failure.responseCode ? `${failure.responseCode}${status ? ` ${status}` : ''}` : (failure.code ?? null);
-  if (!failure.responseCode || failure.responseCode < 500 || failure.responseCode === 530 || failure.responseCode === 535) return { kind: 'temporary', message, code };
+  if (!failure.responseCode || failure.responseCode < 500 || failure.responseCode === 530 || failure.responseCode === 535)
+    return { kind: 'temporary', message, code };
   return { kind: /RCPT/i.test(failure.command ?? '') ? 'rejected' : 'permanent', message, code };
 }

@@ -88,12 +88,18 @@ export type MessageOutcome =
   | { status: 'failed'; error: string };
 
 const outcomeFields = (outcome: MessageOutcome) =>
-  outcome.status === 'sent' ? { ...outcome, error: null } : outcome.status === 'deferred' ? outcome : { status: outcome.status, error: outcome.error };
+  outcome.status === 'sent'
+    ? { ...outcome, error: null }
+    : outcome.status === 'deferred'
+      ? outcome
+      : { status: outcome.status, error: outcome.error };
 
 /** Writes many records' outcomes in one command. */
 export async function recordOutcomes(outcomes: Array<{ recordId: string; outcome: MessageOutcome }>): Promise<void> {
   if (!outcomes.length) return;
-  await Message.bulkWrite(outcomes.map(({ recordId, outcome }) => ({ updateOne: { filter: { _id: recordId }, update: { $set: outcomeFields(outcome) } } })));
+  await Message.bulkWrite(
+    outcomes.map(({ recordId, outcome }) => ({ updateOne: { filter: { _id: recordId }, update: { $set: outcomeFields(outcome) } } })),
+  );
 }
 
 export async function markFailed(recordId: string, error: string): Promise<void> {
@@ -111,5 +117,9 @@ export async function markInterrupted(recordId: string): Promise<boolean> {
 
 /** The first open of a sent message, or null when it was opened before (or is unknown, or was not sent). */
 export async function recordFirstOpen(recordId: string): Promise<MessageDoc | null> {
-  return Message.findOneAndUpdate({ _id: recordId, status: 'sent', openedAt: null }, { $set: { openedAt: now() } }, { returnDocument: 'after' }).lean<MessageDoc>();
+  return Message.findOneAndUpdate(
+    { _id: recordId, status: 'sent', openedAt: null },
+    { $set: { openedAt: now() } },
+    { returnDocument: 'after' },
+  ).lean<MessageDoc>();
 }

@@ -24,7 +24,8 @@ export interface CampaignPass {
   rotation: { next: number };
 }
 
-export type StepOutcome = 'sent' | 'skipped' | 'stopped' | 'deferred' | 'failed' | 'claimed_elsewhere' | 'interrupted' | 'campaign_full' | 'inboxes_full';
+export type StepOutcome =
+  'sent' | 'skipped' | 'stopped' | 'deferred' | 'failed' | 'claimed_elsewhere' | 'interrupted' | 'campaign_full' | 'inboxes_full';
 
 /** A due step to send: the lead, what it gets, and the record of an earlier attempt that was deferred. */
 export interface PlannedSend {
@@ -58,12 +59,18 @@ export function nextStepAfter(sequence: Sequence, step: number, fromMs: number) 
  */
 export async function planSteps(pass: CampaignPass, due: EnrollmentDoc[], outcomes: StepOutcome[]): Promise<PlannedSend[]> {
   const { campaign, sequence } = pass;
-  const leads = await leadsForOutreach(campaign.workspaceId, due.map((enrollment) => enrollment.leadId));
+  const leads = await leadsForOutreach(
+    campaign.workspaceId,
+    due.map((enrollment) => enrollment.leadId),
+  );
   const records = await findMessages(due.map((enrollment) => stepRecordId(enrollment._id, enrollment.nextStep)));
-  const suppressed = await suppressedAmong(campaign.workspaceId, [...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])));
+  const suppressed = await suppressedAmong(
+    campaign.workspaceId,
+    [...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])),
+  );
   const planned: PlannedSend[] = [];
   for (const [index, enrollment] of due.entries()) {
-    const stop = async (reason: Parameters<typeof stopEnrollment>[1]) => ((await stopEnrollment(enrollment, reason)), 'stopped' as const);
+    const stop = async (reason: Parameters<typeof stopEnrollment>[1]) => (await stopEnrollment(enrollment, reason), 'stopped' as const);
     const lead = leads.get(enrollment.leadId);
     const step = sequence.steps[enrollment.nextStep];
     const earlier = records.get(stepRecordId(enrollment._id, enrollment.nextStep));
@@ -71,8 +78,12 @@ export async function planSteps(pass: CampaignPass, due: EnrollmentDoc[], outcom
       if (!lead?.email) return stop('lead_gone');
       if (lead.unsubscribed) return stop('unsubscribed');
       if (lead.archived || lead.status === 'disqualified') return stop('archived');
-      if (!step) return void (await advanceEnrollment(enrollment, null)), 'skipped';
-      if (earlier?.status === 'sent') return void (await advanceEnrollment(enrollment, nextStepAfter(sequence, enrollment.nextStep, earlier.sentAt!.getTime()))), 'sent';
+      if (!step) return (void (await advanceEnrollment(enrollment, null)), 'skipped');
+      if (earlier?.status === 'sent')
+        return (
+          void (await advanceEnrollment(enrollment, nextStepAfter(sequence, enrollment.nextStep, earlier.sentAt!.getTime()))),
+          'sent'
+        );
       if (earlier?.status === 'claimed' || earlier?.status === 'interrupted') {
         // A fresh claim is another worker's send under way; an old one's worker died mid-send.
         if (earlier.status === 'claimed' && nowMs() - earlier.updatedAt.getTime() < interruptedAfterMs) return 'claimed_elsewhere';
@@ -94,7 +105,16 @@ export async function planSteps(pass: CampaignPass, due: EnrollmentDoc[], outcom
       continue;
     }
     const threadUnder = step!.thread_mode === 'reply' ? (enrollment.firstMessageId ?? null) : null;
-    planned.push({ index, enrollment, lead: lead as PlannedSend['lead'], step: enrollment.nextStep, variant, rendered, threadUnder, deferred: earlier?.status === 'deferred' ? earlier : null });
+    planned.push({
+      index,
+      enrollment,
+      lead: lead as PlannedSend['lead'],
+      step: enrollment.nextStep,
+      variant,
+      rendered,
+      threadUnder,
+      deferred: earlier?.status === 'deferred' ? earlier : null,
+    });
   }
   return planned;
 }

@@ -32,12 +32,20 @@ export async function serveOutreachLink(req: IncomingMessage, res: ServerRespons
   if (!recordId) return sendHtml(res, 404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
   if (req.method === 'POST') {
     req.resume(); // the one-click body ("List-Unsubscribe=One-Click") says nothing more
-    if (!(await unsubscribeRecipient(recordId))) return sendHtml(res, 404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
+    if (!(await unsubscribeRecipient(recordId)))
+      return sendHtml(res, 404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
     return sendHtml(res, 200, page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not get any more email from us.</p>'));
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { Allow: 'GET, POST' });
     return void res.end();
   }
-  sendHtml(res, 200, page('Unsubscribe', '<h1>Unsubscribe?</h1><p>Press the button to stop getting email from us.</p><form method="post"><button type="submit">Unsubscribe</button></form>'));
+  sendHtml(
+    res,
+    200,
+    page(
+      'Unsubscribe',
+      '<h1>Unsubscribe?</h1><p>Press the button to stop getting email from us.</p><form method="post"><button type="submit">Unsubscribe</button></form>',
+    ),
+  );
 }

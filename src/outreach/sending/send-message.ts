@@ -13,7 +13,8 @@ export const sendMessageProcedure = apiProcedure
       path: '/api/outreach/send',
       tags: ['Outreach'],
       summary: 'Send one message now from an inbox',
-      description: 'Under the campaign rules: nothing to a suppressed address (422), nothing from a paused inbox or over its cap (409). Needs a paid plan.',
+      description:
+        'Under the campaign rules: nothing to a suppressed address (422), nothing from a paused inbox or over its cap (409). Needs a paid plan.',
     },
   })
   .input(sendMessageInput)

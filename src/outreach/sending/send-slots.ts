@@ -35,7 +35,13 @@ const attempts = 5;
  * Takes up to `wanted` slots of a period's count, as many as the allowance leaves: one conditional
  * increment (upserting a new count); when the count has less room, it is read and what is left taken.
  */
-async function take(scope: string, period: string, allowance: number, wanted: number, stillCurrent: () => boolean): Promise<TakenSlots | null> {
+async function take(
+  scope: string,
+  period: string,
+  allowance: number,
+  wanted: number,
+  stillCurrent: () => boolean,
+): Promise<TakenSlots | null> {
   const _id = `${scope}:${period}`;
   let slots = Math.min(wanted, allowance);
   for (let attempt = 0; slots > 0 && attempt < attempts; attempt++) {
@@ -68,14 +74,18 @@ export async function releaseSlots(taken: TakenSlots[]): Promise<void> {
   const byCount = new Map<string, number>();
   for (const { count, slots } of taken) byCount.set(count, (byCount.get(count) ?? 0) + slots);
   if (!byCount.size) return;
-  await SendCount.bulkWrite([...byCount].map(([count, slots]) => ({ updateOne: { filter: { _id: count }, update: { $inc: { taken: -slots } } } })));
+  await SendCount.bulkWrite(
+    [...byCount].map(([count, slots]) => ({ updateOne: { filter: { _id: count }, update: { $inc: { taken: -slots } } } })),
+  );
 }
 
 const inboxScope = (inboxId: string) => `inbox:${inboxId}`;
 
 /** Sends an inbox took in each of the given hours, summed. */
 async function sendsInHours(inboxId: string, hours: number[]): Promise<number> {
-  const counts = await SendCount.find({ _id: { $in: hours.map((hour) => `${inboxScope(inboxId)}:${hour}`) } }, { taken: 1 }).lean<SendCountDoc[]>();
+  const counts = await SendCount.find({ _id: { $in: hours.map((hour) => `${inboxScope(inboxId)}:${hour}`) } }, { taken: 1 }).lean<
+    SendCountDoc[]
+  >();
   return counts.reduce((sum, count) => sum + count.taken, 0);
 }
 
@@ -88,7 +98,13 @@ export async function takeInboxSlots(inboxId: string, cap: number, wanted: numbe
   const key = `${inboxId}:${hour}`;
   if (!pastHoursTaken.has(key)) {
     for (const old of pastHoursTaken.keys()) if (old.startsWith(`${inboxId}:`)) pastHoursTaken.delete(old);
-    pastHoursTaken.set(key, await sendsInHours(inboxId, Array.from({ length: 24 }, (_, back) => hour - 1 - back)));
+    pastHoursTaken.set(
+      key,
+      await sendsInHours(
+        inboxId,
+        Array.from({ length: 24 }, (_, back) => hour - 1 - back),
+      ),
+    );
   }
   const allowance = Math.max(0, cap - pastHoursTaken.get(key)!);
   return take(inboxScope(inboxId), String(hour), allowance, wanted, () => hourIndex(nowMs()) === hour);
@@ -100,11 +116,20 @@ export const takeInboxSlot = (inboxId: string, cap: number) => takeInboxSlots(in
 /** Sends an inbox made in the rolling 24 hours (the current hour and the 23 before), as its counts hold them. */
 export function inboxSlotsLast24h(inboxId: string): Promise<number> {
   const hour = hourIndex(nowMs());
-  return sendsInHours(inboxId, Array.from({ length: 24 }, (_, back) => hour - back));
+  return sendsInHours(
+    inboxId,
+    Array.from({ length: 24 }, (_, back) => hour - back),
+  );
 }
 
 /** Takes up to `wanted` of a campaign's slots for `day` (a date in its time zone): as many as keep it within `limit` that day. */
-export function takeCampaignSlots(campaignId: string, day: string, limit: number, wanted: number, currentDay: () => string): Promise<TakenSlots | null> {
+export function takeCampaignSlots(
+  campaignId: string,
+  day: string,
+  limit: number,
+  wanted: number,
+  currentDay: () => string,
+): Promise<TakenSlots | null> {
   return take(`campaign:${campaignId}`, day, limit, wanted, () => currentDay() === day);
 }
 

@@ -44,7 +44,11 @@ export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promi
     attempts.push(...((await attemptDeliveries(claimed.won)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
   }
   const deliveries = await recordDeliveries(attempts);
-  await settle(pass, attempts.map(({ request }, i) => ({ request, delivery: deliveries[i]! })), outcomes);
+  await settle(
+    pass,
+    attempts.map(({ request }, i) => ({ request, delivery: deliveries[i]! })),
+    outcomes,
+  );
   return outcomes;
 }
 
@@ -62,7 +66,10 @@ interface Slotted {
  * leave; sends spread over the inboxes in turn. Sends left without a slot
  * are refused as campaign_full or inboxes_full.
  */
-async function takeSlots(pass: CampaignPass, planned: PlannedSend[]): Promise<{ assigned: Slotted[]; refused: { sends: PlannedSend[]; outcome: StepOutcome | null } }> {
+async function takeSlots(
+  pass: CampaignPass,
+  planned: PlannedSend[],
+): Promise<{ assigned: Slotted[]; refused: { sends: PlannedSend[]; outcome: StepOutcome | null } }> {
   const { campaign } = pass;
   if (!planned.length) return { assigned: [], refused: { sends: [], outcome: null } };
   const currentDay = () => localDay(campaign.schedule, nowMs());
@@ -71,7 +78,9 @@ async function takeSlots(pass: CampaignPass, planned: PlannedSend[]): Promise<{ 
   const allowed = campaignSlots?.slots ?? 0;
   const taken = new Map<SendingInbox, TakenSlots>();
   let wanted = allowed;
-  const open = pass.inboxes.slice(pass.rotation.next % pass.inboxes.length).concat(pass.inboxes.slice(0, pass.rotation.next % pass.inboxes.length));
+  const open = pass.inboxes
+    .slice(pass.rotation.next % pass.inboxes.length)
+    .concat(pass.inboxes.slice(0, pass.rotation.next % pass.inboxes.length));
   for (let round = 0; round < 2 && wanted > 0 && open.length; round++) {
     const share = Math.ceil(wanted / open.length);
     for (const inbox of [...open]) {
@@ -95,12 +104,19 @@ async function takeSlots(pass: CampaignPass, planned: PlannedSend[]): Promise<{ 
     do inbox = pass.inboxes[pass.rotation.next++ % pass.inboxes.length]!;
     while (!left.get(inbox));
     left.set(inbox, left.get(inbox)! - 1);
-    assigned.push({ send, inbox, slots: [{ count: campaignSlots!.count, slots: 1 }, { count: taken.get(inbox)!.count, slots: 1 }] });
+    assigned.push({
+      send,
+      inbox,
+      slots: [
+        { count: campaignSlots!.count, slots: 1 },
+        { count: taken.get(inbox)!.count, slots: 1 },
+      ],
+    });
   }
-  const outcome: StepOutcome | null = allowed < planned.length && wanted === 0 ? 'campaign_full' : slotted < planned.length ? 'inboxes_full' : null;
+  const outcome: StepOutcome | null =
+    allowed < planned.length && wanted === 0 ? 'campaign_full' : slotted < planned.length ? 'inboxes_full' : null;
   return { assigned, refused: { sends: planned.slice(slotted), outcome } };
 }
-
 
 /** Claims the sends' records (the new ones with one insert): those another worker claimed first are lost. */
 async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: ClaimedSend[]; lost: Slotted[] }> {
@@ -154,10 +170,18 @@ async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: Cl
 }
 
 /** What the deliveries mean for the enrollments, the leads and the campaign's counts: a few writes for all of them. */
-async function settle(pass: CampaignPass, results: Array<{ request: ClaimedSend; delivery: Delivery }>, outcomes: StepOutcome[]): Promise<void> {
+async function settle(
+  pass: CampaignPass,
+  results: Array<{ request: ClaimedSend; delivery: Delivery }>,
+  outcomes: StepOutcome[],
+): Promise<void> {
   const sent = results.flatMap(({ request, delivery }) => (delivery.outcome === 'sent' ? [{ request, sentAt: delivery.sentAt }] : []));
   if (sent.length) {
-    await countForCampaign(pass.campaign._id, {}, sent.map(({ request }) => ({ step: request.send.step, variant: request.send.variant })));
+    await countForCampaign(
+      pass.campaign._id,
+      {},
+      sent.map(({ request }) => ({ step: request.send.step, variant: request.send.variant })),
+    );
     await markLeadsContacted(sent.map(({ request }) => ({ id: request.send.lead.id, status: request.send.lead.status })));
     await advanceEnrollments(
       sent.map(({ request, sentAt }) => ({
@@ -168,11 +192,17 @@ async function settle(pass: CampaignPass, results: Array<{ request: ClaimedSend;
       })),
     );
   }
-  await deferEnrollments(results.flatMap(({ request, delivery }) => (delivery.outcome === 'deferred' ? [{ enrollment: request.send.enrollment, dueAt: delivery.retryAt }] : [])));
+  await deferEnrollments(
+    results.flatMap(({ request, delivery }) =>
+      delivery.outcome === 'deferred' ? [{ enrollment: request.send.enrollment, dueAt: delivery.retryAt }] : [],
+    ),
+  );
   for (const { request, delivery } of results) {
     outcomes[request.send.index] = delivery.outcome === 'sent' || delivery.outcome === 'deferred' ? delivery.outcome : 'stopped';
-    if (delivery.outcome === 'suppressed' || delivery.outcome === 'bounced' || delivery.outcome === 'failed') await stopEnrollment(request.send.enrollment, delivery.outcome);
+    if (delivery.outcome === 'suppressed' || delivery.outcome === 'bounced' || delivery.outcome === 'failed')
+      await stopEnrollment(request.send.enrollment, delivery.outcome);
     // The bounce guard paused the inbox: nothing more from it, in this pass either.
-    if (delivery.outcome === 'bounced' && delivery.inboxPaused) pass.inboxes = pass.inboxes.filter((inbox) => inbox.id !== request.inbox.id);
+    if (delivery.outcome === 'bounced' && delivery.inboxPaused)
+      pass.inboxes = pass.inboxes.filter((inbox) => inbox.id !== request.inbox.id);
   }
 }

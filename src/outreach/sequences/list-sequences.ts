@@ -6,7 +6,13 @@ export const listSequencesProcedure = apiProcedure
   .meta({
     permission: 'read',
     errors: ['not_found'],
-    openapi: { method: 'GET', path: '/api/outreach/sequences', tags: ['Outreach'], summary: 'List sequences', description: 'The credential\'s brand by default; `brand=all` for the whole workspace. Newest first.' },
+    openapi: {
+      method: 'GET',
+      path: '/api/outreach/sequences',
+      tags: ['Outreach'],
+      summary: 'List sequences',
+      description: "The credential's brand by default; `brand=all` for the whole workspace. Newest first.",
+    },
   })
   .input(listSequencesInput)
   .output(listSequencesOutput)

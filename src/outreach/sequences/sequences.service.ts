@@ -56,7 +56,10 @@ export async function createSequence(principal: Pick<Principal, 'workspaceId' | 
 }
 
 /** The sequences of one brand (default the credential's) or, with `all`, the workspace's; newest first. */
-export async function listSequences(principal: Pick<Principal, 'workspaceId' | 'brandId'>, brand: string | undefined): Promise<SequenceOut[]> {
+export async function listSequences(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  brand: string | undefined,
+): Promise<SequenceOut[]> {
   const brandId = await brandFilter(principal, brand, 'credential');
   const docs = await Sequence.find({ workspaceId: principal.workspaceId, ...(brandId && { brandId }) })
     .sort({ createdAt: -1, _id: -1 })
@@ -89,7 +92,9 @@ export async function deleteSequence(workspaceId: string, id: string): Promise<v
   await getSequenceDoc(workspaceId, id);
   const campaigns = await activeCampaignNamesUsing(workspaceId, { sequenceId: id });
   if (campaigns.length) {
-    throw new AppError('conflict', `The sequence is used by active campaigns: ${campaigns.join(', ')}. Pause or archive them first`, { campaigns });
+    throw new AppError('conflict', `The sequence is used by active campaigns: ${campaigns.join(', ')}. Pause or archive them first`, {
+      campaigns,
+    });
   }
   await Sequence.deleteOne({ _id: id });
 }

@@ -11,7 +11,8 @@ export const updateSequenceProcedure = apiProcedure
       path: '/api/outreach/sequences/{id}',
       tags: ['Outreach'],
       summary: 'Update a sequence',
-      description: 'Same fields and rules as create; `steps` replaces every step. Active campaigns using the sequence send the new steps to leads that have not had them yet (the engine reads the sequence when it sends).',
+      description:
+        'Same fields and rules as create; `steps` replaces every step. Active campaigns using the sequence send the new steps to leads that have not had them yet (the engine reads the sequence when it sends).',
     },
   })
   .input(updateSequenceInput)

@@ -10,9 +10,9 @@ export const getStatsProcedure = apiProcedure
       method: 'GET',
       path: '/api/outreach/stats',
       tags: ['Outreach'],
-      summary: 'Sending statistics: the last 14 days in the workspace\'s time zone, and totals',
+      summary: "Sending statistics: the last 14 days in the workspace's time zone, and totals",
       description:
-        'The credential\'s brand by default; `brand=<id>` narrows to another (404 naming `brand` when not the workspace\'s), `brand=all` widens to the workspace. Days are calendar days in the workspace\'s time zone (`UTC` unless set with the admin CLI).',
+        "The credential's brand by default; `brand=<id>` narrows to another (404 naming `brand` when not the workspace's), `brand=all` widens to the workspace. Days are calendar days in the workspace's time zone (`UTC` unless set with the admin CLI).",
     },
   })
   .input(statsInput)

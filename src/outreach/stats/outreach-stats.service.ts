@@ -64,7 +64,9 @@ export async function recordOutreachEvents(entries: ScopedEvents[], at = nowMs()
   if (!ids.length) return;
   try {
     await OutreachStats.bulkWrite(
-      ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: buckets.get(_id)!.inc, $setOnInsert: buckets.get(_id)!.fields }, upsert: true } })),
+      ids.map((_id) => ({
+        updateOne: { filter: { _id }, update: { $inc: buckets.get(_id)!.inc, $setOnInsert: buckets.get(_id)!.fields }, upsert: true },
+      })),
       { ordered: false },
     );
   } catch (error) {
@@ -116,7 +118,12 @@ export async function totalOverDays(scope: string, days: number, at = nowMs()): 
  * Nepal, parts of Australia) each hour's events count in the local day the
  * hour starts in.
  */
-export async function localDailyCounts(scope: string, timezone: string, days: number, at = nowMs()): Promise<Array<{ date: string } & OutreachCounts>> {
+export async function localDailyCounts(
+  scope: string,
+  timezone: string,
+  days: number,
+  at = nowMs(),
+): Promise<Array<{ date: string } & OutreachCounts>> {
   const today = DateTime.fromMillis(at, { zone: timezone }).startOf('day');
   const current = hourIndex(at);
   const spans = Array.from({ length: days }, (_, index) => {

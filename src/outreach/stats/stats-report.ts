@@ -21,7 +21,10 @@ const dayLabel = (date: string) => DateTime.fromISO(date, { zone: 'UTC', locale:
  * days are its `brand:<id>` buckets and the figures its inboxes and
  * campaigns; widened, the workspace's.
  */
-export async function outreachStatsReport(principal: Pick<Principal, 'workspaceId' | 'brandId'>, brand: string | undefined): Promise<OutreachStatsOut> {
+export async function outreachStatsReport(
+  principal: Pick<Principal, 'workspaceId' | 'brandId'>,
+  brand: string | undefined,
+): Promise<OutreachStatsOut> {
   const [brandId, workspace] = await Promise.all([brandFilter(principal, brand, 'credential'), getWorkspace(principal.workspaceId)]);
   const scope = brandId ? brandScope(brandId) : workspaceScope(principal.workspaceId);
   const [perDay, inboxes, activeEnrollments] = await Promise.all([
@@ -29,9 +32,21 @@ export async function outreachStatsReport(principal: Pick<Principal, 'workspaceI
     inboxTotals(principal.workspaceId, brandId),
     activeEnrollmentsIn(principal.workspaceId, brandId),
   ]);
-  const total = Object.fromEntries(outreachEvents.map((event) => [event, perDay.reduce((sum, day) => sum + day[event], 0)])) as Record<(typeof outreachEvents)[number], number>;
+  const total = Object.fromEntries(outreachEvents.map((event) => [event, perDay.reduce((sum, day) => sum + day[event], 0)])) as Record<
+    (typeof outreachEvents)[number],
+    number
+  >;
   return {
-    days: perDay.map(({ date, sent, failed, opened, replied, unsubscribed, bounced }) => ({ date, label: dayLabel(date), sent, failed, opened, replied, unsubscribed, bounced })),
+    days: perDay.map(({ date, sent, failed, opened, replied, unsubscribed, bounced }) => ({
+      date,
+      label: dayLabel(date),
+      sent,
+      failed,
+      opened,
+      replied,
+      unsubscribed,
+      bounced,
+    })),
     totals: {
       sent14d: total.sent,
       failed14d: total.failed,

@@ -11,7 +11,8 @@ export const addSuppressionsProcedure = apiProcedure
       path: '/api/outreach/suppressions',
       tags: ['Outreach'],
       summary: 'Add addresses or whole domains to the do-not-contact list',
-      description: 'Up to 1,000 entries a call, case-insensitive; `@domain` covers every address at the domain. Entries already on the list keep their reason and count as `existing`.',
+      description:
+        'Up to 1,000 entries a call, case-insensitive; `@domain` covers every address at the domain. Entries already on the list keep their reason and count as `existing`.',
     },
   })
   .input(addSuppressionsInput)

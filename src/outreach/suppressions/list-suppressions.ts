@@ -11,7 +11,14 @@ export const listSuppressionsProcedure = apiProcedure
   .meta({
     ...listSuppressionsAccess,
     // The CSV form of the 200 answer, served by suppressions-csv.route.ts beside the REST bridge.
-    restMediaTypes: { 'text/csv': { schema: { type: 'string', description: 'format=csv: the whole list, header row id,email,domain,reason,source,created_at (RFC 4180).' } } },
+    restMediaTypes: {
+      'text/csv': {
+        schema: {
+          type: 'string',
+          description: 'format=csv: the whole list, header row id,email,domain,reason,source,created_at (RFC 4180).',
+        },
+      },
+    },
     openapi: {
       method: 'GET',
       path: '/api/outreach/suppressions',
@@ -26,6 +33,7 @@ export const listSuppressionsProcedure = apiProcedure
   .output(listSuppressionsOutput)
   .query(({ ctx, input }) => {
     // REST answers format=csv before the bridge; GraphQL and tRPC have no way to stream a file.
-    if (input.format === 'csv') throw fieldError({ field: 'format', problem: 'csv is a REST download: GET /api/outreach/suppressions?format=csv' });
+    if (input.format === 'csv')
+      throw fieldError({ field: 'format', problem: 'csv is a REST download: GET /api/outreach/suppressions?format=csv' });
     return listSuppressions(ctx.principal.workspaceId, input);
   });

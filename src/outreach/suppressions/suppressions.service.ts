@@ -39,7 +39,10 @@ function listFilter(workspaceId: string, q: string | undefined) {
 
 const newestFirst = { createdAt: -1, _id: -1 } as const;
 
-export async function listSuppressions(workspaceId: string, input: z.infer<typeof listSuppressionsInput>): Promise<z.infer<typeof listSuppressionsOutput>> {
+export async function listSuppressions(
+  workspaceId: string,
+  input: z.infer<typeof listSuppressionsInput>,
+): Promise<z.infer<typeof listSuppressionsOutput>> {
   const filter = listFilter(workspaceId, input.q);
   const [docs, total] = await Promise.all([
     Suppression.find(filter).sort(newestFirst).skip(input.offset).limit(input.limit).lean<SuppressionDoc[]>(),
@@ -78,7 +81,12 @@ function toDocument(workspaceId: string, entry: string, reason: SuppressionReaso
  * as `existing`: its id is taken, so the insert fails on the primary key,
  * atomically on both stores, however many calls race.
  */
-export async function addSuppressions(workspaceId: string, entries: string[], reason: SuppressionReason, source = 'api'): Promise<{ added: number; existing: number }> {
+export async function addSuppressions(
+  workspaceId: string,
+  entries: string[],
+  reason: SuppressionReason,
+  source = 'api',
+): Promise<{ added: number; existing: number }> {
   const unique = [...new Set(entries)];
   const createdAt = now();
   const docs = unique.map((entry) => toDocument(workspaceId, entry, reason, source, createdAt));
@@ -112,7 +120,11 @@ export async function removeSuppressions(workspaceId: string, by: { ids?: string
 export async function isSuppressed(workspaceId: string, email: string): Promise<{ reason: SuppressionReason; entry: string } | null> {
   const address = normalize(email);
   const entries = address.includes('@') ? [address, `@${domainOf(address)}`] : [address];
-  const found = await Promise.all(entries.map((entry) => Suppression.findById(suppressionId(workspaceId, entry), { reason: 1, entry: 1, workspaceId: 1 }).lean<SuppressionDoc>()));
+  const found = await Promise.all(
+    entries.map((entry) =>
+      Suppression.findById(suppressionId(workspaceId, entry), { reason: 1, entry: 1, workspaceId: 1 }).lean<SuppressionDoc>(),
+    ),
+  );
   const hit = found.find((doc) => doc?.workspaceId === workspaceId);
   return hit ? { reason: hit.reason, entry: hit.entry } : null;
 }
@@ -122,7 +134,10 @@ export async function suppressedAmong(workspaceId: string, emails: string[]): Pr
   const addresses = [...new Set(emails.map(normalize))];
   if (!addresses.length) return new Set();
   const entries = [...new Set(addresses.flatMap((address) => (address.includes('@') ? [address, `@${domainOf(address)}`] : [address])))];
-  const found = await Suppression.find({ _id: { $in: entries.map((entry) => suppressionId(workspaceId, entry)) }, workspaceId }, { entry: 1 }).lean<SuppressionDoc[]>();
+  const found = await Suppression.find(
+    { _id: { $in: entries.map((entry) => suppressionId(workspaceId, entry)) }, workspaceId },
+    { entry: 1 },
+  ).lean<SuppressionDoc[]>();
   const listed = new Set(found.map((doc) => doc.entry));
   return new Set(addresses.filter((address) => listed.has(address) || listed.has(`@${domainOf(address)}`)));
 }
@@ -132,7 +147,12 @@ export async function suppressedAmong(workspaceId: string, emails: string[]): Pr
  * unsubscribe page; calling it again changes nothing. `source` says where it
  * came from (`unsubscribe_link`, `smtp_rejection`, `api`, ...).
  */
-export async function suppressAddress(workspaceId: string, email: string, reason: SuppressionReason, source: string): Promise<{ added: boolean }> {
+export async function suppressAddress(
+  workspaceId: string,
+  email: string,
+  reason: SuppressionReason,
+  source: string,
+): Promise<{ added: boolean }> {
   const entry = normalize(email);
   if (!isSuppressionEntry(entry)) throw fieldError({ field: 'email', problem: 'must be an email address or @domain' });
   const { added } = await addSuppressions(workspaceId, [entry], reason, source);

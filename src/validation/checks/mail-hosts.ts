@@ -70,7 +70,9 @@ export async function mailHosts(domain: string, options: MailHostsOptions = {}):
     if (mx.length === 0) {
       // No MX: the domain itself is the mail host (RFC 5321 §5.1).
       const addresses = await addressesOf(resolver, domain);
-      return addresses.length > 0 ? { kind: 'hosts', hosts: [{ host: domain, priority: 0, addresses }] } : { kind: 'none', reason: 'no-mail-host' };
+      return addresses.length > 0
+        ? { kind: 'hosts', hosts: [{ host: domain, priority: 0, addresses }] }
+        : { kind: 'none', reason: 'no-mail-host' };
     }
     // The lowest preference of each host; equal ones by name, since servers rotate the order of their answers.
     const preference = new Map<string, number>();

@@ -130,7 +130,13 @@ export class SmtpProbe {
     this.buffer = lines.slice(last + 1).join('\r\n');
     const waiting = this.waiting;
     this.waiting = null;
-    waiting.resolve({ code: Number(replyLines[last]!.slice(0, 3)), text: replyLines.map((line) => line.slice(4)).join(' ').trim() });
+    waiting.resolve({
+      code: Number(replyLines[last]!.slice(0, 3)),
+      text: replyLines
+        .map((line) => line.slice(4))
+        .join(' ')
+        .trim(),
+    });
   }
 
   private fail(error: Error) {

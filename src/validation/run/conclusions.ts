@@ -11,12 +11,17 @@ export interface Conclusion {
 /** What one try at an address gave: a conclusion, or a temporary answer to ask again after. */
 export type Outcome = { kind: 'final'; conclusion: Conclusion } | { kind: 'temporary'; reason: string };
 
-export const final = (status: EmailStatus, reason: string, detail: string | null = null): Outcome => ({ kind: 'final', conclusion: { status, reason, detail } });
+export const final = (status: EmailStatus, reason: string, detail: string | null = null): Outcome => ({
+  kind: 'final',
+  conclusion: { status, reason, detail },
+});
 
 /** The server refused the conversation itself (our address or name), not the mailbox: words of blocklists and policy. */
-const policyWords = /\b(block(ed|list)?|black ?list|spam|poli(cy|cies)|reputation|listed|rbl|dnsbl|denied|not permitted|banned|abuse|client host|helo|reverse dns|ptr)\b/i;
+const policyWords =
+  /\b(block(ed|list)?|black ?list|spam|poli(cy|cies)|reputation|listed|rbl|dnsbl|denied|not permitted|banned|abuse|client host|helo|reverse dns|ptr)\b/i;
 /** Words for a mailbox that does not exist. */
-const noMailboxWords = /\b(user|mailbox|recipient|address|account)\b.*\b(unknown|not (found|exist|valid|available)|does ?n[o']t exist|no such|invalid|unavailable)\b|\bno such (user|mailbox|recipient|address)\b|\bunknown (user|recipient|mailbox)\b|\bundeliverable\b/i;
+const noMailboxWords =
+  /\b(user|mailbox|recipient|address|account)\b.*\b(unknown|not (found|exist|valid|available)|does ?n[o']t exist|no such|invalid|unavailable)\b|\bno such (user|mailbox|recipient|address)\b|\bunknown (user|recipient|mailbox)\b|\bundeliverable\b/i;
 
 /** The enhanced status code (RFC 3463) at the start of a reply's text, e.g. `5.1.1`. */
 const enhancedCode = (text: string) => /^([245])\.(\d{1,3})\.(\d{1,3})\b/.exec(text.trim())?.slice(1).map(Number) ?? null;

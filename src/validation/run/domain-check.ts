@@ -41,9 +41,18 @@ export function probeOptions(): ProbeOptions {
   return { port: config.SMTP_PROBE_PORT, helo, from: config.SMTP_PROBE_FROM ?? `verify@${helo}`, timeoutMs: config.SMTP_PROBE_TIMEOUT_MS };
 }
 
-const dnsServers = () => settings().DNS_SERVERS.split(',').map((s) => s.trim()).filter(Boolean);
+const dnsServers = () =>
+  settings()
+    .DNS_SERVERS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
-const noMailReason = { 'no-domain': 'no_domain', 'null-mx': 'null_mx', 'no-mail-host': 'no_mail_host', 'mx-without-address': 'no_mail_host' } as const;
+const noMailReason = {
+  'no-domain': 'no_domain',
+  'null-mx': 'null_mx',
+  'no-mail-host': 'no_mail_host',
+  'mx-without-address': 'no_mail_host',
+} as const;
 
 /**
  * Checks the addresses of one domain: its mail hosts from DNS, then one
@@ -60,7 +69,8 @@ export async function checkDomain(check: DomainCheck): Promise<void> {
   const servers = dnsServers();
   const found = await mailHosts(check.domain, servers.length ? { servers } : {});
   if (found.kind === 'none') everyAddress(final('invalid', noMailReason[found.reason]), { provider: null, mxHost: null });
-  else if (found.kind === 'temporary') everyAddress({ kind: 'temporary', reason: `DNS: ${found.reason}` }, { provider: null, mxHost: null });
+  else if (found.kind === 'temporary')
+    everyAddress({ kind: 'temporary', reason: `DNS: ${found.reason}` }, { provider: null, mxHost: null });
   else await converse(check, found.hosts, report);
   await Promise.all(reports);
 }
@@ -89,9 +99,12 @@ async function converse(check: DomainCheck, hosts: MailHost[], report: (address:
   const options = probeOptions();
   const provider = providerOf(hosts.map((host) => host.host));
   const queue = [...check.addresses];
-  const drain = (outcome: Outcome, mxHost: string | null) => queue.splice(0).forEach((address) => report(address, outcome, { provider, mxHost }));
+  const drain = (outcome: Outcome, mxHost: string | null) =>
+    queue.splice(0).forEach((address) => report(address, outcome, { provider, mxHost }));
   const unreachable = (opened: Exclude<Opened, { kind: 'open' }>) =>
-    opened.kind === 'refused' ? final('unknown', 'mail_host_not_public', opened.reason) : ({ kind: 'temporary', reason: opened.reason } as const);
+    opened.kind === 'refused'
+      ? final('unknown', 'mail_host_not_public', opened.reason)
+      : ({ kind: 'temporary', reason: opened.reason } as const);
 
   const first = await openProbe(hosts, options);
   if (first.kind !== 'open') return drain(unreachable(first), null);

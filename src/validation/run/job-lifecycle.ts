@@ -13,7 +13,10 @@ const activeStatuses: Array<ValidationJobDoc['status']> = ['queued', 'running'];
 export const isActiveJob = (status: ValidationJobDoc['status']) => activeStatuses.includes(status);
 
 /** What a run of the job keeps current: its progress, written about once a second. */
-export type JobProgress = Pick<ValidationJobDoc, 'processed' | 'billable' | 'creditsCharged' | 'overageCredits' | 'counts' | 'deferred' | 'reused' | 'settledThrough' | 'nextRetryAt'>;
+export type JobProgress = Pick<
+  ValidationJobDoc,
+  'processed' | 'billable' | 'creditsCharged' | 'overageCredits' | 'counts' | 'deferred' | 'reused' | 'settledThrough' | 'nextRetryAt'
+>;
 
 /** The job after `update`, applied only while it matches `condition`; null when it does not. */
 const conditional = (jobId: string, condition: Record<string, unknown>, update: Record<string, unknown>) =>
@@ -39,22 +42,39 @@ export async function takeLease(jobId: string, owner: string, leaseMs: number, a
   await openUsage(job.workspaceId, jobUsageAccount(jobId));
   const free = { $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now() } }] };
   const start = job.status === 'queued' ? { status: 'running', startedAt: now() } : {};
-  const taken = await conditional(jobId, { status: job.status, continuationAt: job.continuationAt ?? null, ...free }, {
-    $set: { leaseOwner: owner, leaseUntil: new Date(nowMs() + leaseMs), continuationAt: null, ...start },
-  });
+  const taken = await conditional(
+    jobId,
+    { status: job.status, continuationAt: job.continuationAt ?? null, ...free },
+    {
+      $set: { leaseOwner: owner, leaseUntil: new Date(nowMs() + leaseMs), continuationAt: null, ...start },
+    },
+  );
   return taken ? { kind: 'taken', job: taken } : { kind: 'not_mine' };
 }
 
 /** Writes the run's progress and renews its lease; answers why not when the job was cancelled or taken by another run. */
-export async function writeProgress(jobId: string, owner: string, progress: JobProgress, leaseMs: number): Promise<'ok' | 'cancelled' | 'lost'> {
-  const written = await conditional(jobId, { leaseOwner: owner, status: 'running' }, { $set: { ...progress, leaseUntil: new Date(nowMs() + leaseMs) } });
+export async function writeProgress(
+  jobId: string,
+  owner: string,
+  progress: JobProgress,
+  leaseMs: number,
+): Promise<'ok' | 'cancelled' | 'lost'> {
+  const written = await conditional(
+    jobId,
+    { leaseOwner: owner, status: 'running' },
+    { $set: { ...progress, leaseUntil: new Date(nowMs() + leaseMs) } },
+  );
   if (written) return 'ok';
   return (await readJob(jobId))?.status === 'cancelled' ? 'cancelled' : 'lost';
 }
 
 /** Leaves the job to its continuation at `at` (already scheduled): progress, the time, and the lease given up. */
 export async function pauseJob(jobId: string, owner: string, progress: JobProgress, at: Date): Promise<boolean> {
-  const paused = await conditional(jobId, { leaseOwner: owner, status: 'running' }, { $set: { ...progress, nextRetryAt: at, continuationAt: at, leaseOwner: null, leaseUntil: null } });
+  const paused = await conditional(
+    jobId,
+    { leaseOwner: owner, status: 'running' },
+    { $set: { ...progress, nextRetryAt: at, continuationAt: at, leaseOwner: null, leaseUntil: null } },
+  );
   return paused !== null;
 }
 
@@ -71,7 +91,11 @@ export interface JobEnding {
  */
 export async function endJob(jobId: string, owner: string, progress: JobProgress, ending: JobEnding): Promise<void> {
   const idle = { deferred: 0, nextRetryAt: null, continuationAt: null, leaseOwner: null, leaseUntil: null };
-  const ended = await conditional(jobId, { status: { $in: activeStatuses } }, { $set: { ...progress, ...idle, ...ending, finishedAt: now() } });
+  const ended = await conditional(
+    jobId,
+    { status: { $in: activeStatuses } },
+    { $set: { ...progress, ...idle, ...ending, finishedAt: now() } },
+  );
   // Cancelled while this run worked: the cancel set status and time; the run's own counts complete it.
   if (!ended) await conditional(jobId, { leaseOwner: owner }, { $set: { ...progress, ...idle } });
   const job = ended ?? (await readJob(jobId));
@@ -89,7 +113,11 @@ export async function closeEndedJob(job: ValidationJobDoc): Promise<void> {
 
 /** Cancels a queued or running job: the run working on it stops within about a second, keeping what it concluded. */
 export async function cancelJob(jobId: string): Promise<ValidationJobDoc | null> {
-  const cancelled = await conditional(jobId, { status: { $in: activeStatuses } }, { $set: { status: 'cancelled', finishedAt: now(), nextRetryAt: null, continuationAt: null, deferred: 0 } });
+  const cancelled = await conditional(
+    jobId,
+    { status: { $in: activeStatuses } },
+    { $set: { status: 'cancelled', finishedAt: now(), nextRetryAt: null, continuationAt: null, deferred: 0 } },
+  );
   // Nobody works on it (queued, or waiting for a retry): clean up now; a run still working does it when it stops.
   if (cancelled && (!cancelled.leaseUntil || cancelled.leaseUntil.getTime() < nowMs())) await closeEndedJob(cancelled);
   return cancelled;
@@ -98,6 +126,10 @@ export async function cancelJob(jobId: string): Promise<ValidationJobDoc | null>
 /** The job's attempts are spent: it fails, saying whether its workers died or its run kept failing. */
 export async function giveUpJob(jobId: string, reason: GiveUpReason): Promise<void> {
   const error = reason.kind === 'interrupted' ? `the job was interrupted ${reason.starts} times` : 'the job failed unexpectedly';
-  const failed = await conditional(jobId, { status: { $in: activeStatuses } }, { $set: { status: 'failed', error, finishedAt: now(), leaseOwner: null, leaseUntil: null } });
+  const failed = await conditional(
+    jobId,
+    { status: { $in: activeStatuses } },
+    { $set: { status: 'failed', error, finishedAt: now(), leaseOwner: null, leaseUntil: null } },
+  );
   if (failed) await closeEndedJob(failed);
 }

@@ -2,7 +2,13 @@ import { usageOf } from '../../credits/credits.service.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import type { ValidationJobDoc } from '../validation-job.model.ts';
 import { ValidationResult, type ValidationResultDoc } from '../validation-result.model.ts';
-import { ValidationNote, ValidationWork, type ValidationNoteDoc, type ValidationWorkDoc, type WorkEntry } from '../validation-work.model.ts';
+import {
+  ValidationNote,
+  ValidationWork,
+  type ValidationNoteDoc,
+  type ValidationWorkDoc,
+  type WorkEntry,
+} from '../validation-work.model.ts';
 import { jobUsageAccount, type JobProgress } from './job-lifecycle.ts';
 
 /** The temporary answers an address has had in the job. */
@@ -84,10 +90,14 @@ const ignoreDuplicate = (error: unknown) => {
 
 /** Records a temporary answer for an address (its `count`-th), once. */
 export async function recordTry(jobId: string, address: string, count: number, reason: string, at: Date): Promise<void> {
-  await ValidationNote.create({ _id: `${jobId}:retry:${address}:${count}`, jobId, kind: 'retry', address, reason, at }).catch(ignoreDuplicate);
+  await ValidationNote.create({ _id: `${jobId}:retry:${address}:${count}`, jobId, kind: 'retry', address, reason, at }).catch(
+    ignoreDuplicate,
+  );
 }
 
 /** Records a domain's catch-all answer, once. */
 export async function recordCatchAll(jobId: string, domain: string, answer: boolean): Promise<void> {
-  await ValidationNote.create({ _id: `${jobId}:catch_all:${domain}`, jobId, kind: 'catch_all', domain, catchAll: answer }).catch(ignoreDuplicate);
+  await ValidationNote.create({ _id: `${jobId}:catch_all:${domain}`, jobId, kind: 'catch_all', domain, catchAll: answer }).catch(
+    ignoreDuplicate,
+  );
 }

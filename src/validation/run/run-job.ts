@@ -22,7 +22,8 @@ export const maxTries = 3;
 const dueAt = (count: number, lastAt: Date) => new Date(lastAt.getTime() + settings().VALIDATION_RETRY_DELAY_MS * 2 ** (count - 1));
 
 /** The job's made-up address at a domain, the same on every try (a greylisting server lets it through the second time). */
-const madeUpAddress = (jobId: string, domain: string) => `nx-${createHash('sha256').update(`${jobId}\n${domain}`).digest('hex').slice(0, 16)}@${domain}`;
+const madeUpAddress = (jobId: string, domain: string) =>
+  `nx-${createHash('sha256').update(`${jobId}\n${domain}`).digest('hex').slice(0, 16)}@${domain}`;
 
 /**
  * One run of a validation job (the validate-emails job): takes the job's
@@ -88,7 +89,10 @@ class JobRun {
 
     const flusher = setInterval(() => void this.flush(), 1_000);
     try {
-      const due = pending.filter((entry) => !tries.has(entry.address) || dueAt(tries.get(entry.address)!.count, tries.get(entry.address)!.lastAt).getTime() <= nowMs());
+      const due = pending.filter(
+        (entry) =>
+          !tries.has(entry.address) || dueAt(tries.get(entry.address)!.count, tries.get(entry.address)!.lastAt).getTime() <= nowMs(),
+      );
       await this.check(due);
       await this.settler.idle();
     } finally {
@@ -115,7 +119,9 @@ class JobRun {
   private nextRetry(): Date | null {
     if (!this.deferred.size) return null;
     const tries = this.state.tries;
-    return new Date(Math.min(...[...this.deferred].map((address) => dueAt(tries.get(address)!.count, tries.get(address)!.lastAt).getTime())));
+    return new Date(
+      Math.min(...[...this.deferred].map((address) => dueAt(tries.get(address)!.count, tries.get(address)!.lastAt).getTime())),
+    );
   }
 
   /** Settles what needs no network at once, then checks the rest a domain at a time, several domains at once. */
@@ -123,9 +129,40 @@ class JobRun {
     const byDomain = new Map<string, Array<{ entry: WorkEntry; facts: AddressFacts }>>();
     for (const entry of due) {
       const facts = entry.reuse ? null : addressFacts(entry.address);
-      if (entry.reuse) void this.conclude(entry, { ...entry.reuse, status: entry.reuse.status as EmailStatus, reason: 'reused', detail: null, mxHost: null, tries: 0, reused: true });
-      else if (!facts) void this.conclude(entry, { status: 'invalid', reason: 'bad_syntax', detail: null, provider: null, mxHost: null, isRole: false, isFree: false, tries: 0, reused: false });
-      else if (facts.isDisposable) void this.conclude(entry, { status: 'disposable', reason: 'disposable_domain', detail: null, provider: null, mxHost: null, isRole: facts.isRole, isFree: facts.isFreeMail, tries: 0, reused: false });
+      if (entry.reuse)
+        void this.conclude(entry, {
+          ...entry.reuse,
+          status: entry.reuse.status as EmailStatus,
+          reason: 'reused',
+          detail: null,
+          mxHost: null,
+          tries: 0,
+          reused: true,
+        });
+      else if (!facts)
+        void this.conclude(entry, {
+          status: 'invalid',
+          reason: 'bad_syntax',
+          detail: null,
+          provider: null,
+          mxHost: null,
+          isRole: false,
+          isFree: false,
+          tries: 0,
+          reused: false,
+        });
+      else if (facts.isDisposable)
+        void this.conclude(entry, {
+          status: 'disposable',
+          reason: 'disposable_domain',
+          detail: null,
+          provider: null,
+          mxHost: null,
+          isRole: facts.isRole,
+          isFree: facts.isFreeMail,
+          tries: 0,
+          reused: false,
+        });
       else byDomain.set(facts.domain, [...(byDomain.get(facts.domain) ?? []), { entry, facts }]);
     }
     const domains = [...byDomain];
@@ -151,10 +188,18 @@ class JobRun {
   /** One try's outcome: a conclusion to settle, or a temporary answer to ask again after (until the tries run out). */
   private async take({ entry, facts }: { entry: WorkEntry; facts: AddressFacts }, outcome: Outcome, found: DomainFacts) {
     const triesSoFar = this.state.tries.get(entry.address)?.count ?? 0;
-    const shared = { provider: found.provider, mxHost: found.mxHost, isRole: facts.isRole, isFree: facts.isFreeMail, tries: triesSoFar + 1, reused: false };
+    const shared = {
+      provider: found.provider,
+      mxHost: found.mxHost,
+      isRole: facts.isRole,
+      isFree: facts.isFreeMail,
+      tries: triesSoFar + 1,
+      reused: false,
+    };
     // Settling goes on behind the conversations (run() waits for it at the end): a domain does not wait for it.
     if (outcome.kind === 'final') return void this.conclude(entry, { ...outcome.conclusion, ...shared });
-    if (triesSoFar + 1 >= maxTries) return void this.conclude(entry, { status: 'unknown', reason: 'greylisted_or_temporary', detail: outcome.reason, ...shared });
+    if (triesSoFar + 1 >= maxTries)
+      return void this.conclude(entry, { status: 'unknown', reason: 'greylisted_or_temporary', detail: outcome.reason, ...shared });
     if (this.stopping) return;
     const at = now();
     await recordTry(this.job._id, entry.address, triesSoFar + 1, outcome.reason, at);
@@ -172,13 +217,18 @@ class JobRun {
     const { job, owner } = this;
     const progress = this.currentProgress();
     if (this.halted === 'lost') return;
-    if (this.halted === 'cancelled' || this.settler.stopped === 'closed') return endJob(job._id, owner, progress, { status: 'cancelled', error: null });
-    if (this.settler.stopped === 'credits') return endJob(job._id, owner, progress, { status: 'completed', error: 'validation_credits_exhausted' });
+    if (this.halted === 'cancelled' || this.settler.stopped === 'closed')
+      return endJob(job._id, owner, progress, { status: 'cancelled', error: null });
+    if (this.settler.stopped === 'credits')
+      return endJob(job._id, owner, progress, { status: 'completed', error: 'validation_credits_exhausted' });
     if (this.deferred.size === 0) return endJob(job._id, owner, progress, { status: 'completed', error: null });
     const next = progress.nextRetryAt!;
     // Scheduled before the job is given up, so a waiting job always has its continuation.
     // The queue runs on real time; the service's clock may be moved (tests).
-    await enqueueAt(validateEmailsJob, new Date(Date.now() + Math.max(0, next.getTime() - nowMs())), { jobId: job._id, at: next.toISOString() });
+    await enqueueAt(validateEmailsJob, new Date(Date.now() + Math.max(0, next.getTime() - nowMs())), {
+      jobId: job._id,
+      at: next.toISOString(),
+    });
     if (!(await pauseJob(job._id, owner, progress, next))) await endJob(job._id, owner, progress, { status: 'cancelled', error: null });
   }
 }

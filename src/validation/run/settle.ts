@@ -71,7 +71,8 @@ export class Settler {
       // Charged already: counted in the account's items, which the run's progress started from.
       const charged = sorted.filter((doc) => doc.order < next);
       await this.apply(charged, 0);
-      for (let i = 0; i < sorted.length - charged.length && !this.stopped; i += maxBatch) await this.chargeAndApply(sorted.slice(charged.length + i, charged.length + i + maxBatch));
+      for (let i = 0; i < sorted.length - charged.length && !this.stopped; i += maxBatch)
+        await this.chargeAndApply(sorted.slice(charged.length + i, charged.length + i + maxBatch));
     });
   }
 
@@ -125,7 +126,7 @@ export class Settler {
     const billable = docs.filter((doc) => doc.billable);
     let paid = docs;
     let billed = 0;
-    for (let affordable = billable.length; affordable > 0; ) {
+    for (let affordable = billable.length; affordable > 0;) {
       // Short of credits, the results up to the last billable one the balance covers.
       paid = affordable === billable.length ? docs : docs.filter((doc) => doc.order <= billable[affordable - 1]!.order);
       const once = { account: jobUsageAccount(this.jobId), sequence: docs[0]!.order, through: paid.at(-1)!.order, items: affordable };
@@ -158,7 +159,13 @@ export class Settler {
     const writes = docs
       .filter((doc) => !doc.reused)
       .flatMap((doc) => {
-        const validation = { email_status: doc.status, email_provider: doc.provider ?? null, email_is_role: doc.isRole, email_is_free: doc.isFree, email_validated_at: validatedAt };
+        const validation = {
+          email_status: doc.status,
+          email_provider: doc.provider ?? null,
+          email_is_role: doc.isRole,
+          email_is_free: doc.isFree,
+          email_validated_at: validatedAt,
+        };
         return doc.leads.map((lead) => ({ lead: { id: lead.id!, email: lead.email! }, validation }));
       });
     await recordEmailValidations(this.workspaceId, writes);

@@ -40,12 +40,30 @@ export interface WorldCompany {
 }
 
 export const industries: Record<string, { words: string[]; products: string[] }> = {
-  fintech: { words: ['Pay', 'Ledger', 'Capital', 'Coin', 'Bank', 'Finance'], products: ['payment infrastructure for small businesses', 'a banking API for marketplaces', 'expense cards for startups'] },
-  healthtech: { words: ['Health', 'Care', 'Med', 'Clinic', 'Vital', 'Cura'], products: ['remote patient monitoring', 'scheduling software for clinics', 'a digital pharmacy'] },
-  logistics: { words: ['Freight', 'Cargo', 'Route', 'Fleet', 'Haul', 'Ship'], products: ['route planning for delivery fleets', 'a freight marketplace', 'warehouse robotics software'] },
-  edtech: { words: ['Learn', 'Academy', 'Tutor', 'Class', 'Skill', 'Study'], products: ['online tutoring for schools', 'a language learning app', 'course software for universities'] },
-  cybersecurity: { words: ['Shield', 'Guard', 'Secure', 'Vault', 'Sentinel', 'Cipher'], products: ['endpoint protection', 'a password manager for teams', 'penetration testing as a service'] },
-  'e-commerce': { words: ['Shop', 'Cart', 'Market', 'Store', 'Basket', 'Goods'], products: ['a storefront builder', 'checkout software for retailers', 'a marketplace for local makers'] },
+  fintech: {
+    words: ['Pay', 'Ledger', 'Capital', 'Coin', 'Bank', 'Finance'],
+    products: ['payment infrastructure for small businesses', 'a banking API for marketplaces', 'expense cards for startups'],
+  },
+  healthtech: {
+    words: ['Health', 'Care', 'Med', 'Clinic', 'Vital', 'Cura'],
+    products: ['remote patient monitoring', 'scheduling software for clinics', 'a digital pharmacy'],
+  },
+  logistics: {
+    words: ['Freight', 'Cargo', 'Route', 'Fleet', 'Haul', 'Ship'],
+    products: ['route planning for delivery fleets', 'a freight marketplace', 'warehouse robotics software'],
+  },
+  edtech: {
+    words: ['Learn', 'Academy', 'Tutor', 'Class', 'Skill', 'Study'],
+    products: ['online tutoring for schools', 'a language learning app', 'course software for universities'],
+  },
+  cybersecurity: {
+    words: ['Shield', 'Guard', 'Secure', 'Vault', 'Sentinel', 'Cipher'],
+    products: ['endpoint protection', 'a password manager for teams', 'penetration testing as a service'],
+  },
+  'e-commerce': {
+    words: ['Shop', 'Cart', 'Market', 'Store', 'Basket', 'Goods'],
+    products: ['a storefront builder', 'checkout software for retailers', 'a marketplace for local makers'],
+  },
 };
 export const cities = ['Berlin', 'Munich', 'London', 'Paris', 'Amsterdam', 'Stockholm', 'Barcelona'];
 
@@ -63,11 +81,106 @@ const planned: Array<[string, string, number]> = [
   ['e-commerce', 'Stockholm', 2],
 ];
 
-const prefixes = ['Blue', 'Nord', 'Kite', 'Ember', 'Polar', 'Atlas', 'Lumen', 'Vega', 'Orbit', 'Cedar', 'Quartz', 'Harbor', 'Summit', 'Nimbus', 'Pixel', 'Falcon', 'Granite', 'Willow', 'Aurora', 'Beacon', 'Coral', 'Delta', 'Fjord', 'Helix'];
-const firstNames = ['Anna', 'Lukas', 'Zoë', 'Mateo', 'Sofia', 'Jonas', 'Amélie', 'Noah', 'Ingrid', 'Omar', 'Chloé', 'Felix', 'Priya', 'Liam', 'Elif', 'Hugo', 'Maja', 'Rafael', 'Yuki', 'Clara', 'Björn', 'Leila', 'Tomás', 'Nora', 'Arjun', 'Greta', 'Malik', 'Ines', 'Oskar', 'Lucía'];
-const lastNames = ['Schmidt', 'Müller', 'Dubois', 'García', 'Jansen', 'Lindqvist', 'Rossi', 'Novak', 'Okafor', 'Kowalski', 'Bernard', 'Fischer', 'Andersson', 'Moreau', 'Silva', 'Weber', 'Larsen', 'Costa', 'Nakamura', 'Petrov', 'Keller', 'Haddad', 'Brennan', 'Van Dijk', 'Lefèvre', 'Ortega', 'Berg', 'Schulz', 'Murphy', 'Ahmed'];
-const ceoTitles: Array<[string, string[]]> = [['CEO', ['ceo']], ['Co-Founder & CEO', ['founder', 'ceo']], ['Chief Executive Officer', ['ceo']]];
-const ctoTitles: Array<[string, string[]]> = [['CTO', ['cto']], ['Chief Technology Officer', ['cto']], ['Co-Founder & CTO', ['founder', 'cto']]];
+const prefixes = [
+  'Blue',
+  'Nord',
+  'Kite',
+  'Ember',
+  'Polar',
+  'Atlas',
+  'Lumen',
+  'Vega',
+  'Orbit',
+  'Cedar',
+  'Quartz',
+  'Harbor',
+  'Summit',
+  'Nimbus',
+  'Pixel',
+  'Falcon',
+  'Granite',
+  'Willow',
+  'Aurora',
+  'Beacon',
+  'Coral',
+  'Delta',
+  'Fjord',
+  'Helix',
+];
+const firstNames = [
+  'Anna',
+  'Lukas',
+  'Zoë',
+  'Mateo',
+  'Sofia',
+  'Jonas',
+  'Amélie',
+  'Noah',
+  'Ingrid',
+  'Omar',
+  'Chloé',
+  'Felix',
+  'Priya',
+  'Liam',
+  'Elif',
+  'Hugo',
+  'Maja',
+  'Rafael',
+  'Yuki',
+  'Clara',
+  'Björn',
+  'Leila',
+  'Tomás',
+  'Nora',
+  'Arjun',
+  'Greta',
+  'Malik',
+  'Ines',
+  'Oskar',
+  'Lucía',
+];
+const lastNames = [
+  'Schmidt',
+  'Müller',
+  'Dubois',
+  'García',
+  'Jansen',
+  'Lindqvist',
+  'Rossi',
+  'Novak',
+  'Okafor',
+  'Kowalski',
+  'Bernard',
+  'Fischer',
+  'Andersson',
+  'Moreau',
+  'Silva',
+  'Weber',
+  'Larsen',
+  'Costa',
+  'Nakamura',
+  'Petrov',
+  'Keller',
+  'Haddad',
+  'Brennan',
+  'Van Dijk',
+  'Lefèvre',
+  'Ortega',
+  'Berg',
+  'Schulz',
+  'Murphy',
+  'Ahmed',
+];
+const ceoTitles: Array<[string, string[]]> = [
+  ['CEO', ['ceo']],
+  ['Co-Founder & CEO', ['founder', 'ceo']],
+  ['Chief Executive Officer', ['ceo']],
+];
+const ctoTitles: Array<[string, string[]]> = [
+  ['CTO', ['cto']],
+  ['Chief Technology Officer', ['cto']],
+  ['Co-Founder & CTO', ['founder', 'cto']],
+];
 const otherTitles: Array<[string, string[]]> = [
   ['CFO', ['cfo']],
   ['COO', ['coo']],
@@ -99,15 +212,27 @@ export function seededRandom(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
+  return {
+    next,
+    pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+  };
 }
 
-const ascii = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss').toLowerCase().replace(/[^a-z]/g, '');
+const ascii = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ß/g, 'ss')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 /** `count` companies (at least the planned pairs), the same for the same seed. */
 export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
   const random = seededRandom(seed);
-  const pairs: Array<[string, string]> = planned.flatMap(([industry, city, n]) => Array.from({ length: n }, () => [industry, city] as [string, string]));
+  const pairs: Array<[string, string]> = planned.flatMap(([industry, city, n]) =>
+    Array.from({ length: n }, () => [industry, city] as [string, string]),
+  );
   while (pairs.length < count) pairs.push([random.pick(Object.keys(industries)), random.pick(cities)]);
   const usedNames = new Set<string>();
   const usedPeople = new Set<string>();
@@ -119,7 +244,11 @@ export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
     const host = `${name.toLowerCase().replace(/[^a-z]+/g, '-')}.test`;
     const style = styles[index % styles.length]!;
     const pattern = random.pick(['first.last', 'first', 'flast'] as const);
-    const titles = [random.pick(ceoTitles), ...(random.next() < 0.8 ? [random.pick(ctoTitles)] : []), ...pickSome(random, otherTitles, random.int(1, 5))];
+    const titles = [
+      random.pick(ceoTitles),
+      ...(random.next() < 0.8 ? [random.pick(ctoTitles)] : []),
+      ...pickSome(random, otherTitles, random.int(1, 5)),
+    ];
     const people = titles.map(([title, roles]) => {
       let person: string;
       do person = `${random.pick(firstNames)} ${random.pick(lastNames)}`;
@@ -127,7 +256,8 @@ export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
       usedPeople.add(person);
       const [first, ...rest] = person.split(' ');
       const last = ascii(rest.join(''));
-      const local = pattern === 'first.last' ? `${ascii(first!)}.${last}` : pattern === 'first' ? ascii(first!) : `${ascii(first!)[0]}${last}`;
+      const local =
+        pattern === 'first.last' ? `${ascii(first!)}.${last}` : pattern === 'first' ? ascii(first!) : `${ascii(first!)[0]}${last}`;
       return { name: person, title, roles, email: `${local}@${host}`, shown: random.pick(shownByStyle[style]) };
     });
     return {

@@ -36,7 +36,8 @@ export interface AgentWorld {
   close(): Promise<void>;
 }
 
-const listen = (server: Server) => new Promise<number>((done) => server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)));
+const listen = (server: Server) =>
+  new Promise<number>((done) => server.listen(0, '127.0.0.1', () => done((server.address() as AddressInfo).port)));
 
 /**
  * Serves a fictional web on 127.0.0.1: every company site (on its own host
@@ -66,15 +67,24 @@ export async function startAgentWorld(options: WorldOptions = {}): Promise<Agent
   for (const [host, pages] of platformPages(companies, siteUrl)) sites.set(host, pages);
   for (const company of companies) {
     const pages = sites.get(company.siteHost) ?? new Map<string, Page>();
-    for (const [path, page] of companyPages(company, companies.filter((c) => c !== company))) pages.set(path, page);
+    for (const [path, page] of companyPages(
+      company,
+      companies.filter((c) => c !== company),
+    ))
+      pages.set(path, page);
     sites.set(company.siteHost, pages);
-    if (company.privateArea) robots.set(company.siteHost, `${robots.get(company.siteHost) ?? 'User-agent: *\n'}Disallow: ${company.sitePrefix}/private/\n`);
+    if (company.privateArea)
+      robots.set(company.siteHost, `${robots.get(company.siteHost) ?? 'User-agent: *\n'}Disallow: ${company.sitePrefix}/private/\n`);
   }
   sites.set('directory.test', directoryPages(companies, siteUrl, holdout));
   sites.set(holdout ? 'press.test' : 'media.test', mediaPages(companies, siteUrl, holdout));
   for (const [host, pages] of nonCompanyPages(companies, siteUrl)) sites.set(host, pages);
 
-  const search = createSearchIndex([...sites].flatMap(([host, pages]) => [...pages].filter(([, page]) => page.searchable).map(([path, page]) => searchDocument(`${siteOrigin(host)}${path}`, page.html))));
+  const search = createSearchIndex(
+    [...sites].flatMap(([host, pages]) =>
+      [...pages].filter(([, page]) => page.searchable).map(([path, page]) => searchDocument(`${siteOrigin(host)}${path}`, page.html)),
+    ),
+  );
   const queries: string[] = [];
   const searchServer = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -112,7 +122,11 @@ export function useAgentWorld(env: Record<string, string>, options: Omit<WorldOp
   const world = {} as AgentWorld;
   beforeAll(async () => {
     Object.assign(world, await startAgentWorld(options));
-    Object.assign(env, { SEARCH_URL: world.searchUrl, OUTBOUND_HOST_OVERRIDES: world.hostOverrides, OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' });
+    Object.assign(env, {
+      SEARCH_URL: world.searchUrl,
+      OUTBOUND_HOST_OVERRIDES: world.hostOverrides,
+      OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
+    });
   });
   afterAll(() => world.close?.());
   return world;

@@ -15,15 +15,25 @@ type SiteUrl = (company: WorldCompany) => string;
 const slug = (company: WorldCompany) => company.host.replace(/\.test$/, '');
 const groupsOf = (companies: WorldCompany[]) => {
   const groups = new Map<string, WorldCompany[]>();
-  for (const company of companies) groups.set(`${company.industry}|${company.city}`, [...(groups.get(`${company.industry}|${company.city}`) ?? []), company]);
-  return [...groups].filter(([, members]) => members.length >= 2).map(([key, members]) => ({ industry: key.split('|')[0]!, city: key.split('|')[1]!, members }));
+  for (const company of companies)
+    groups.set(`${company.industry}|${company.city}`, [...(groups.get(`${company.industry}|${company.city}`) ?? []), company]);
+  return [...groups]
+    .filter(([, members]) => members.length >= 2)
+    .map(([key, members]) => ({ industry: key.split('|')[0]!, city: key.split('|')[1]!, members }));
 };
 
 /** Puts each company's site on its own host, or under a path of a shared host (the platforms' path shapes differ). */
 export function placeSites(companies: WorldCompany[], layout: Layout, holdout: boolean): void {
   const platforms: Array<[string, (s: string) => string]> = holdout
-    ? [['hostly.test', (s) => `/p/${s}`], ['homepages.test', (s) => `/~${s}`], ['webspace.test', (s) => `/members/${s}/site`]]
-    : [['sitely.test', (s) => `/sites/${s}`], ['pagehost.test', (s) => `/${s}`]];
+    ? [
+        ['hostly.test', (s) => `/p/${s}`],
+        ['homepages.test', (s) => `/~${s}`],
+        ['webspace.test', (s) => `/members/${s}/site`],
+      ]
+    : [
+        ['sitely.test', (s) => `/sites/${s}`],
+        ['pagehost.test', (s) => `/${s}`],
+      ];
   companies.forEach((company, index) => {
     if (layout === 'hosts') Object.assign(company, { siteHost: company.host, sitePrefix: '' });
     else {
@@ -55,8 +65,14 @@ export function directoryPages(companies: WorldCompany[], siteUrl: SiteUrl, hold
     const path = holdout ? `/browse/${city}/${industry}`.toLowerCase() : `/${industry}-${city}`.toLowerCase();
     const title = holdout ? `${city} ${industry} firms – page 1` : `Top ${industry} companies in ${city}`;
     const internal = n % 2 === 1;
-    const list = members.map((c) => `<li><a href="${internal ? profilePath(c) : siteUrl(c)}">${escape(c.name)}</a>: ${escape(c.product)}</li>`).join('');
-    pages.set(path, { title, html: document(title, `<nav><a href="/">Directory</a></nav><h1>${escape(title)}</h1><ul>${list}</ul>`), searchable: true });
+    const list = members
+      .map((c) => `<li><a href="${internal ? profilePath(c) : siteUrl(c)}">${escape(c.name)}</a>: ${escape(c.product)}</li>`)
+      .join('');
+    pages.set(path, {
+      title,
+      html: document(title, `<nav><a href="/">Directory</a></nav><h1>${escape(title)}</h1><ul>${list}</ul>`),
+      searchable: true,
+    });
     index.push(`<li><a href="${path}">${escape(title)}</a></li>`);
   }
   for (const c of companies) {
@@ -72,17 +88,33 @@ export function directoryPages(companies: WorldCompany[], siteUrl: SiteUrl, hold
 /** A media site: list articles deep in its archive, and a meetup report naming people of several companies. */
 export function mediaPages(companies: WorldCompany[], siteUrl: SiteUrl, holdout: boolean): Map<string, Page> {
   const pages = new Map<string, Page>();
-  const nav = '<nav><a href="/">Home</a> <a href="/tech">Tech</a> <a href="/business">Business</a> <a href="/newsletter">Newsletter</a></nav>';
+  const nav =
+    '<nav><a href="/">Home</a> <a href="/tech">Tech</a> <a href="/business">Business</a> <a href="/newsletter">Newsletter</a></nav>';
   for (const [n, { industry, city, members }] of groupsOf(companies).entries()) {
-    const path = holdout ? `/read/${industry}-scene-${city}-${n}`.toLowerCase() : `/2026/0${(n % 9) + 1}/the-${industry}-startups-to-watch-in-${city}`.toLowerCase();
+    const path = holdout
+      ? `/read/${industry}-scene-${city}-${n}`.toLowerCase()
+      : `/2026/0${(n % 9) + 1}/the-${industry}-startups-to-watch-in-${city}`.toLowerCase();
     const title = holdout ? `Who is building ${industry} in ${city}?` : `${members.length} ${industry} startups in ${city} to watch`;
-    const items = members.map((c) => (holdout ? `<p><b><a href="${siteUrl(c)}">${escape(c.name)}</a></b> does ${escape(c.product)}.</p>` : `<li><h3><a href="${siteUrl(c)}">${escape(c.name)}</a></h3><p>${escape(c.product)}</p></li>`));
+    const items = members.map((c) =>
+      holdout
+        ? `<p><b><a href="${siteUrl(c)}">${escape(c.name)}</a></b> does ${escape(c.product)}.</p>`
+        : `<li><h3><a href="${siteUrl(c)}">${escape(c.name)}</a></h3><p>${escape(c.product)}</p></li>`,
+    );
     const body = `${nav}<article><h1>${escape(title)}</h1><p>Our pick of ${escape(industry)} teams in ${escape(city)}.</p>${holdout ? items.join('') : `<ol>${items.join('')}</ol>`}</article>`;
     pages.set(path, { title: `${title} | TechPress`, html: document(`${title} | TechPress`, body), searchable: true });
     // A report naming people of these companies on the media site's own pages: none of them works for the media site.
-    const quoted = members.flatMap((c) => c.people.slice(0, 2).map((p) => `<div class="member"><h3>${escape(p.name)}</h3><p class="role">${escape(p.title)}</p></div>`));
+    const quoted = members.flatMap((c) =>
+      c.people.slice(0, 2).map((p) => `<div class="member"><h3>${escape(p.name)}</h3><p class="role">${escape(p.title)}</p></div>`),
+    );
     const report = `${industry} meetup in ${city}: what we heard`;
-    pages.set(`/2026/events/${industry}-${city}-meetup`.toLowerCase(), { title: report, html: document(report, `${nav}<article><h1>${escape(report)}</h1><p>The ${escape(industry)} scene of ${escape(city)} met last night. On stage:</p>${quoted.join('')}</article>`), searchable: true });
+    pages.set(`/2026/events/${industry}-${city}-meetup`.toLowerCase(), {
+      title: report,
+      html: document(
+        report,
+        `${nav}<article><h1>${escape(report)}</h1><p>The ${escape(industry)} scene of ${escape(city)} met last night. On stage:</p>${quoted.join('')}</article>`,
+      ),
+      searchable: true,
+    });
   }
   pages.set('/', { title: 'TechPress', html: document('TechPress', `${nav}<h1>TechPress</h1>`), searchable: false });
   return pages;
@@ -94,15 +126,34 @@ export function nonCompanyPages(companies: WorldCompany[], siteUrl: SiteUrl): Ma
   const jobs = new Map<string, Page>();
   for (const { industry, city, members } of groupsOf(companies)) {
     const title = `${city} ${industry} summit 2026 – speakers`;
-    const speakers = members.map((c) => c.people[0]!).map((p) => `<div class="member"><h3>${escape(p.name)}</h3><p class="role">${escape(p.title)}</p></div>`);
+    const speakers = members
+      .map((c) => c.people[0]!)
+      .map((p) => `<div class="member"><h3>${escape(p.name)}</h3><p class="role">${escape(p.title)}</p></div>`);
     const moderator = `<div class="member"><h3>Morgan Event</h3><p class="role">CTO</p><a href="mailto:morgan@events.test">Email Morgan</a></div>`;
-    events.set(`/${city}/${industry}-summit`.toLowerCase(), { title, html: document(title, `<nav><a href="/">Events</a> <a href="/tickets">Tickets</a></nav><h1>${escape(title)}</h1><p>The ${escape(industry)} conference of ${escape(city)}.</p>${speakers.join('')}${moderator}`), searchable: true });
+    events.set(`/${city}/${industry}-summit`.toLowerCase(), {
+      title,
+      html: document(
+        title,
+        `<nav><a href="/">Events</a> <a href="/tickets">Tickets</a></nav><h1>${escape(title)}</h1><p>The ${escape(industry)} conference of ${escape(city)}.</p>${speakers.join('')}${moderator}`,
+      ),
+      searchable: true,
+    });
     for (const c of members) {
       const job = `Head of Sales (m/f/d) at ${c.name}, ${c.city}`;
-      jobs.set(`/jobs/${slug(c)}-head-of-sales`, { title: job, html: document(job, `<nav><a href="/">Jobs</a></nav><h1>${escape(job)}</h1><p>${escape(c.name)} (${escape(c.industry)}) is hiring in ${escape(c.city)}.</p><a href="${siteUrl(c)}">Company website</a>`), searchable: true });
+      jobs.set(`/jobs/${slug(c)}-head-of-sales`, {
+        title: job,
+        html: document(
+          job,
+          `<nav><a href="/">Jobs</a></nav><h1>${escape(job)}</h1><p>${escape(c.name)} (${escape(c.industry)}) is hiring in ${escape(c.city)}.</p><a href="${siteUrl(c)}">Company website</a>`,
+        ),
+        searchable: true,
+      });
     }
   }
   events.set('/', { title: 'Eventful', html: document('Eventful', '<h1>Conferences across Europe</h1>'), searchable: false });
   jobs.set('/', { title: 'Jobboard', html: document('Jobboard', '<h1>Jobs</h1>'), searchable: false });
-  return new Map([['events.test', events], ['jobs.test', jobs]]);
+  return new Map([
+    ['events.test', events],
+    ['jobs.test', jobs],
+  ]);
 }

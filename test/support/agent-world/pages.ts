@@ -38,24 +38,56 @@ function teamMarkup(company: WorldCompany): { body: string; head: string } {
   const people = company.people;
   switch (company.style) {
     case 'cards':
-      return { head: '', body: people.map((p, i) => `<div class="member"><h3>${escape(p.name)}</h3><p class="role">${escape(p.title)}</p>${addressHtml(p, i)}</div>`).join('\n') };
+      return {
+        head: '',
+        body: people
+          .map((p, i) => `<div class="member"><h3>${escape(p.name)}</h3><p class="role">${escape(p.title)}</p>${addressHtml(p, i)}</div>`)
+          .join('\n'),
+      };
     case 'jsonld': {
-      const employee = people.map((p) => ({ '@type': 'Person', name: p.name, jobTitle: p.title, ...(p.shown !== 'none' && { email: `mailto:${p.email}` }) }));
-      const data = { '@context': 'https://schema.org', '@type': 'Organization', name: company.name, address: { '@type': 'PostalAddress', addressLocality: company.city }, employee };
+      const employee = people.map((p) => ({
+        '@type': 'Person',
+        name: p.name,
+        jobTitle: p.title,
+        ...(p.shown !== 'none' && { email: `mailto:${p.email}` }),
+      }));
+      const data = {
+        '@context': 'https://schema.org',
+        '@type': 'Organization',
+        name: company.name,
+        address: { '@type': 'PostalAddress', addressLocality: company.city },
+        employee,
+      };
       return {
         head: `<script type="application/ld+json">${JSON.stringify(data)}</script>`,
         body: `<div class="grid">${people.map((p) => `<figure class="portrait"><img alt=""><figcaption>${escape(p.name)}</figcaption></figure>`).join('')}</div>`,
       };
     }
     case 'table':
-      return { head: '', body: `<table><tr><th>Name</th><th>Role</th><th>Email</th></tr>${people.map((p, i) => `<tr><td>${escape(p.name)}</td><td>${escape(p.title)}</td><td>${addressHtml(p, i)}</td></tr>`).join('')}</table>` };
+      return {
+        head: '',
+        body: `<table><tr><th>Name</th><th>Role</th><th>Email</th></tr>${people.map((p, i) => `<tr><td>${escape(p.name)}</td><td>${escape(p.title)}</td><td>${addressHtml(p, i)}</td></tr>`).join('')}</table>`,
+      };
     case 'list':
-      return { head: '', body: `<ul class="people">${people.map((p, i) => `<li>${escape(p.name)} — ${escape(p.title)} ${addressHtml(p, i)}</li>`).join('')}</ul>` };
+      return {
+        head: '',
+        body: `<ul class="people">${people.map((p, i) => `<li>${escape(p.name)} — ${escape(p.title)} ${addressHtml(p, i)}</li>`).join('')}</ul>`,
+      };
     case 'prose':
       // Sentences, as small companies write them: titles inside the text, not beside the names.
-      return { head: '', body: people.map((p, i) => `<p>As our ${escape(p.title)}, ${escape(p.name)} looks after a part of the company. ${addressHtml(p, i)}</p>`).join('\n') };
+      return {
+        head: '',
+        body: people
+          .map((p, i) => `<p>As our ${escape(p.title)}, ${escape(p.name)} looks after a part of the company. ${addressHtml(p, i)}</p>`)
+          .join('\n'),
+      };
     case 'paragraphs':
-      return { head: '', body: people.map((p, i) => `<section><h4>${escape(p.name)}</h4><p>${escape(p.title)}</p><p>${addressHtml(p, i)}</p></section>`).join('\n') };
+      return {
+        head: '',
+        body: people
+          .map((p, i) => `<section><h4>${escape(p.name)}</h4><p>${escape(p.title)}</p><p>${addressHtml(p, i)}</p></section>`)
+          .join('\n'),
+      };
   }
 }
 
@@ -70,7 +102,8 @@ export function companyPages(company: WorldCompany, others: WorldCompany[]): Map
   const customer = others[(company.name.length * 7) % others.length]!;
   const quoted = customer.people[0]!;
   const pages = new Map<string, Page>();
-  const page = (path: string, title: string, body: string, head = '', searchable = true) => pages.set(at(path), { title, html: document(title, `${nav}${body}${footer}`, head), searchable });
+  const page = (path: string, title: string, body: string, head = '', searchable = true) =>
+    pages.set(at(path), { title, html: document(title, `${nav}${body}${footer}`, head), searchable });
 
   page(
     '/',
@@ -87,10 +120,25 @@ export function companyPages(company: WorldCompany, others: WorldCompany[]): Map
   const team = teamMarkup(company);
   const privateLink = company.privateArea ? ` <a href="${at('/private/board')}">Board</a>` : '';
   page(company.teamPath, `Team | ${name}`, `<h1>Our team</h1>${team.body}<p>Advisors:${privateLink}</p>`, team.head);
-  page('/contact', `Contact | ${name}`, `<h1>Contact</h1><p>Write to <a href="mailto:${company.genericEmail}">${company.genericEmail}</a>.</p><address>Hauptstraße ${name.length}, ${escape(city)}</address>`);
+  page(
+    '/contact',
+    `Contact | ${name}`,
+    `<h1>Contact</h1><p>Write to <a href="mailto:${company.genericEmail}">${company.genericEmail}</a>.</p><address>Hauptstraße ${name.length}, ${escape(city)}</address>`,
+  );
   page('/careers', `Careers | ${name}`, '<h1>Open roles</h1><ul><li>Head of Sales (m/f/d)</li><li>Senior Software Engineer</li></ul>');
   const featured = company.people.at(-1)!;
-  page('/blog/news', `News | ${name}`, `<h1>News</h1><p>Last week ${escape(featured.name)} spoke about ${escape(product)} at a meetup in ${escape(city)}.</p>`);
-  if (company.privateArea) page('/private/board', `Board | ${name}`, '<h1>Board</h1><div class="member"><h3>Hidden Boardmember</h3><p>Chief Technology Officer</p><a href="mailto:hidden@board.test">mail</a></div>', '', false);
+  page(
+    '/blog/news',
+    `News | ${name}`,
+    `<h1>News</h1><p>Last week ${escape(featured.name)} spoke about ${escape(product)} at a meetup in ${escape(city)}.</p>`,
+  );
+  if (company.privateArea)
+    page(
+      '/private/board',
+      `Board | ${name}`,
+      '<h1>Board</h1><div class="member"><h3>Hidden Boardmember</h3><p>Chief Technology Officer</p><a href="mailto:hidden@board.test">mail</a></div>',
+      '',
+      false,
+    );
   return pages;
 }

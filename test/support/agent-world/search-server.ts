@@ -7,7 +7,13 @@ export interface SearchDocument {
 }
 
 const stopWords = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'in', 'at', 'for', 'to', 'is', 'on', 'with', 'by', 'our', 'we']);
-const tokens = (text: string) => text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').split(/[^a-z0-9]+/).filter((t) => t.length > 1 && !stopWords.has(t));
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .split(/[^a-z0-9]+/)
+    .filter((t) => t.length > 1 && !stopWords.has(t));
 
 /** Visible text and title of a page, for indexing. */
 export function searchDocument(url: string, html: string): SearchDocument {
@@ -31,7 +37,8 @@ export function createSearchIndex(documents: SearchDocument[]) {
   const averageLength = indexed.reduce((sum, d) => sum + d.length, 0) / Math.max(1, indexed.length);
   const documentFrequency = new Map<string, number>();
   for (const { counts } of indexed) for (const term of counts.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
-  const idf = (term: string) => Math.log(1 + (indexed.length - (documentFrequency.get(term) ?? 0) + 0.5) / ((documentFrequency.get(term) ?? 0) + 0.5));
+  const idf = (term: string) =>
+    Math.log(1 + (indexed.length - (documentFrequency.get(term) ?? 0) + 0.5) / ((documentFrequency.get(term) ?? 0) + 0.5));
 
   return (query: string, page = 1) => {
     const wanted = [...new Set(tokens(query))];
@@ -46,7 +53,9 @@ export function createSearchIndex(documents: SearchDocument[]) {
       })
       .filter((s) => s.score > 0)
       .sort((a, b) => b.score - a.score || (a.doc.url < b.doc.url ? -1 : 1));
-    const results = scored.slice((page - 1) * 10, page * 10).map(({ doc }) => ({ url: doc.url, title: doc.title, content: doc.text.slice(0, 200), engine: 'fixture' }));
+    const results = scored
+      .slice((page - 1) * 10, page * 10)
+      .map(({ doc }) => ({ url: doc.url, title: doc.title, content: doc.text.slice(0, 200), engine: 'fixture' }));
     return { query, number_of_results: scored.length, results };
   };
 }

@@ -3,7 +3,16 @@ import { leadsToEnrich, type LeadToEnrich } from '../../../leads/lead-enrichment
 import type { FilledValue } from '../fill-leads.ts';
 import type { Plan, PlanContext, Planner } from '../planner.ts';
 import { columnAnswer } from '../researcher/researcher.ts';
-import { inScope, notCompanies, notCompanyPage, pathOf, peoplePath, scopePrefix, teamFirst, type Link } from '../researcher/page-reading.ts';
+import {
+  inScope,
+  notCompanies,
+  notCompanyPage,
+  pathOf,
+  peoplePath,
+  scopePrefix,
+  teamFirst,
+  type Link,
+} from '../researcher/page-reading.ts';
 import type { ToolCall, ToolOutcome } from '../transcript.ts';
 
 interface LeadWork {
@@ -34,9 +43,16 @@ interface EnricherState {
 }
 
 const pagesPerStep = 4;
-const normalName = (name: string) => name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z]+/g, ' ').trim();
+const normalName = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]+/g, ' ')
+    .trim();
 // The company's own name says nothing of the page ("Summit Coin" is no summit).
-const withoutName = (title: string, company: string | null) => (company ? title.toLowerCase().split(company.toLowerCase()).join(' ') : title);
+const withoutName = (title: string, company: string | null) =>
+  company ? title.toLowerCase().split(company.toLowerCase()).join(' ') : title;
 const titleParts = (title: string) => title.split(/\s+[|–—-]\s+/).map((part) => part.trim().toLowerCase());
 
 /**
@@ -131,8 +147,10 @@ function digest(state: EnricherState, outcome: ToolOutcome, context: PlanContext
   work.outstanding -= 1;
   if (typeof data.error !== 'string') {
     if (purpose === 'search') readResults(state, work, (data.results as Array<{ url: string; title: string }>) ?? []);
-    else if (purpose === 'site') readSite(state, work, String(data.url ?? url), String(data.title ?? ''), String(data.text ?? ''), (data.links as Link[]) ?? []);
-    else if (purpose === 'people' && !work.found) readPeople(state, work, String(data.url ?? url), (data.people as FoundPerson[]) ?? [], context);
+    else if (purpose === 'site')
+      readSite(state, work, String(data.url ?? url), String(data.title ?? ''), String(data.text ?? ''), (data.links as Link[]) ?? []);
+    else if (purpose === 'people' && !work.found)
+      readPeople(state, work, String(data.url ?? url), (data.people as FoundPerson[]) ?? [], context);
   }
   if (!work.done) settleLocation(state, work);
 }
@@ -143,7 +161,9 @@ function readResults(state: EnricherState, work: LeadWork, results: Array<{ url:
   const site = results.find((result) => {
     const host = new URL(result.url).hostname;
     if (notCompanies.test(host) || notCompanyPage(withoutName(result.title, company))) return false;
-    return (domain && (host === domain || host.endsWith(`.${domain}`))) || (company && titleParts(result.title).includes(company.toLowerCase()));
+    return (
+      (domain && (host === domain || host.endsWith(`.${domain}`))) || (company && titleParts(result.title).includes(company.toLowerCase()))
+    );
   });
   if (site) queue(state, 'sitePages', work.lead.id, site.url);
   else work.done = true;
@@ -160,7 +180,12 @@ function readSite(state: EnricherState, work: LeadWork, url: string, title: stri
   const host = new URL(url).hostname;
   work.host ??= host;
   work.prefix ??= scopePrefix(url, links);
-  const own = links.filter((link) => /^https?:/.test(link.url) && inScope(link.url, host, work.prefix!) && (peoplePath.test(pathOf(link.url).slice(work.prefix!.length)) || peoplePath.test(link.text)));
+  const own = links.filter(
+    (link) =>
+      /^https?:/.test(link.url) &&
+      inScope(link.url, host, work.prefix!) &&
+      (peoplePath.test(pathOf(link.url).slice(work.prefix!.length)) || peoplePath.test(link.text)),
+  );
   const pages = [...new Set([url, ...own.map((link) => link.url).sort((a, b) => teamFirst(pathOf(a)) - teamFirst(pathOf(b)))])].slice(0, 4);
   for (const page of pages) queue(state, 'peoplePages', work.lead.id, page);
   const home = `${new URL(url).origin}${work.prefix}/`;
@@ -185,12 +210,29 @@ function readPeople(state: EnricherState, work: LeadWork, url: string, people: F
   const { lead } = work;
   const emailDomain = person.email?.split('@')[1]?.toLowerCase();
   // An address on another domain than the lead's is someone else's mailbox (an agency, a shared inbox): not taken.
-  const email = person.email && (!lead.domain || emailDomain === lead.domain.toLowerCase() || emailDomain?.endsWith(`.${lead.domain.toLowerCase()}`)) ? person.email : null;
+  const email =
+    person.email && (!lead.domain || emailDomain === lead.domain.toLowerCase() || emailDomain?.endsWith(`.${lead.domain.toLowerCase()}`))
+      ? person.email
+      : null;
   const domain = emailDomain ?? (work.prefix ? null : work.host);
-  const values: Record<string, string | null> = { title: person.title, email, phone: person.phone, linkedin_url: person.linkedin_url, domain };
+  const values: Record<string, string | null> = {
+    title: person.title,
+    email,
+    phone: person.phone,
+    linkedin_url: person.linkedin_url,
+    domain,
+  };
   const found: Record<string, string> = {};
   for (const field of lead.missing) if (values[field]) found[field] = values[field]!;
-  const answered = { full_name: lead.full_name!, source_url: url, ...(lead.company && { company: lead.company }), domain: lead.domain ?? found.domain, title: found.title, linkedin_url: found.linkedin_url, phone: found.phone };
+  const answered = {
+    full_name: lead.full_name!,
+    source_url: url,
+    ...(lead.company && { company: lead.company }),
+    domain: lead.domain ?? found.domain,
+    title: found.title,
+    linkedin_url: found.linkedin_url,
+    phone: found.phone,
+  };
   for (const column of context.autoColumns) {
     if (lead.custom[column.key]) continue;
     const answer = columnAnswer(column, answered);
@@ -200,7 +242,8 @@ function readPeople(state: EnricherState, work: LeadWork, url: string, people: F
 }
 
 // "headquartered in Berlin", "based in New York", "Founded in 2015 in Paris": where a company says it is.
-const statedPlace = /\b(?:[Hh]eadquartered|[Bb]ased|[Ll]ocated|[Ff]ounded in \d{4}) in ((?:[\p{Lu}][\p{L}'.-]+)(?:[ -][\p{Lu}][\p{L}'.-]+)?)/u;
+const statedPlace =
+  /\b(?:[Hh]eadquartered|[Bb]ased|[Ll]ocated|[Ff]ounded in \d{4}) in ((?:[\p{Lu}][\p{L}'.-]+)(?:[ -][\p{Lu}][\p{L}'.-]+)?)/u;
 
 /** Once the person's entry is found, the lead's location is the company's stated place (when its site says one); with no page left, the lead is done. */
 function settleLocation(state: EnricherState, work: LeadWork) {

@@ -10,12 +10,47 @@ export interface ResearchCriteria {
   requireEmail: boolean;
 }
 
-const companyNouns = 'companies|company|startups|startup|firms|firm|businesses|agencies|agency|vendors|providers|brands|shops|studios|scale-?ups|organisations|organizations|teams';
+const companyNouns =
+  'companies|company|startups|startup|firms|firm|businesses|agencies|agency|vendors|providers|brands|shops|studios|scale-?ups|organisations|organizations|teams';
 // "<titles> (of|at|from|in) <industry> <companies> (in|based in) <Location>"
-const industryPhrase = new RegExp(`\\b(?:of|at|from|in|for)\\s+((?:(?!(?:of|at|from|in|for)\\b)[\\p{L}\\d&-]+\\s+){0,3}?)(?:${companyNouns})\\b`, 'iu');
-const locationPhrase = /\b(?:in|based in|located in|near|around|across)\s+((?:[A-Z\p{Lu}][\p{L}'.-]+)(?:[ -](?:[A-Z\p{Lu}][\p{L}'.-]+))*)/gu;
-const leadIn = /^\s*(?:please\s+)?(?:find|get|list|search(?:\s+for)?|look\s+for|show(?:\s+me)?|who\s+are\s+(?:the\s+)?|i\s+need|we\s+need|give\s+me)\s+(?:(?:all|the|some|\d+)\s+)*/i;
-const stopWords = new Set(['the', 'a', 'an', 'and', 'or', 'of', 'at', 'in', 'for', 'from', 'with', 'who', 'that', 'are', 'is', 'to', 'me', 'find', 'list', 'get', 'all', 'some', 'their', 'emails', 'email', 'contacts', 'people', 'leads']);
+const industryPhrase = new RegExp(
+  `\\b(?:of|at|from|in|for)\\s+((?:(?!(?:of|at|from|in|for)\\b)[\\p{L}\\d&-]+\\s+){0,3}?)(?:${companyNouns})\\b`,
+  'iu',
+);
+const locationPhrase =
+  /\b(?:in|based in|located in|near|around|across)\s+((?:[A-Z\p{Lu}][\p{L}'.-]+)(?:[ -](?:[A-Z\p{Lu}][\p{L}'.-]+))*)/gu;
+const leadIn =
+  /^\s*(?:please\s+)?(?:find|get|list|search(?:\s+for)?|look\s+for|show(?:\s+me)?|who\s+are\s+(?:the\s+)?|i\s+need|we\s+need|give\s+me)\s+(?:(?:all|the|some|\d+)\s+)*/i;
+const stopWords = new Set([
+  'the',
+  'a',
+  'an',
+  'and',
+  'or',
+  'of',
+  'at',
+  'in',
+  'for',
+  'from',
+  'with',
+  'who',
+  'that',
+  'are',
+  'is',
+  'to',
+  'me',
+  'find',
+  'list',
+  'get',
+  'all',
+  'some',
+  'their',
+  'emails',
+  'email',
+  'contacts',
+  'people',
+  'leads',
+]);
 
 /** The criteria of a goal such as "CTOs of fintech companies in Berlin", merged with a profile's (the profile's lists come first). */
 export function researchCriteria(goal: string, profile: Criteria | null): ResearchCriteria {
@@ -27,7 +62,8 @@ export function researchCriteria(goal: string, profile: Criteria | null): Resear
     locations: merge(profile?.locations, fromGoal.locations),
     keywords: merge(profile?.keywords, profile?.industries?.length || fromGoal.industries.length ? [] : fromGoal.keywords),
     exclusions: merge(profile?.exclusions, []),
-    requireEmail: (profile?.required_fields ?? []).some((field) => field.toLowerCase() === 'email') || /\bwith (?:an? )?e-?mails?\b/i.test(goal),
+    requireEmail:
+      (profile?.required_fields ?? []).some((field) => field.toLowerCase() === 'email') || /\bwith (?:an? )?e-?mails?\b/i.test(goal),
   };
 }
 
@@ -52,9 +88,28 @@ function goalKeywords(text: string, locations: string[]): string[] {
 }
 
 // Abbreviated titles a goal may write in lower case or plural ("ctos", "VPs").
-const titleAbbreviations = new Set(['ceo', 'cto', 'cfo', 'coo', 'cmo', 'cpo', 'cro', 'cio', 'ciso', 'chro', 'cdo', 'vp', 'svp', 'evp', 'md', 'gm', 'hr']);
+const titleAbbreviations = new Set([
+  'ceo',
+  'cto',
+  'cfo',
+  'coo',
+  'cmo',
+  'cpo',
+  'cro',
+  'cio',
+  'ciso',
+  'chro',
+  'cdo',
+  'vp',
+  'svp',
+  'evp',
+  'md',
+  'gm',
+  'hr',
+]);
 // Plural words of titles whose singular is the word without its "s"; "Sales", "Operations", "Logistics" name a field and stay.
-const pluralRoles = /^(heads|chiefs|founders|co-?founders|directors|managers|leads|engineers|developers|designers|officers|executives|presidents|partners|owners|architects|scientists|analysts|consultants|specialists|recruiters|advisors|advisers|marketers|researchers|principals|accountants|coordinators|administrators|associates|editors|strategists|representatives|assistants|interns)$/i;
+const pluralRoles =
+  /^(heads|chiefs|founders|co-?founders|directors|managers|leads|engineers|developers|designers|officers|executives|presidents|partners|owners|architects|scientists|analysts|consultants|specialists|recruiters|advisors|advisers|marketers|researchers|principals|accountants|coordinators|administrators|associates|editors|strategists|representatives|assistants|interns)$/i;
 
 /**
  * A title as one person holds it: "Heads of Sales" → "Head of Sales",
@@ -82,19 +137,25 @@ function withSharedHead(parts: string[]): string[] {
   return parts.map((part) => {
     const own = roleHead.exec(part);
     if (own) return ((head = own[1]!), part);
-    return head && !/\b(ceo|cto|cfo|coo|founder|owner|officer|president|partner|manager|engineer|lead|chief|director|head|vp)s?\b/i.test(part) ? `${head}${part}` : part;
+    return head &&
+      !/\b(ceo|cto|cfo|coo|founder|owner|officer|president|partner|manager|engineer|lead|chief|director|head|vp)s?\b/i.test(part)
+      ? `${head}${part}`
+      : part;
   });
 }
 
 /** Text compared loosely: lower case, without spaces and hyphens ("E-Commerce" and "ecommerce", "health tech" and "healthtech" agree). */
 const compact = (text: string) => text.toLowerCase().replace(/[\s-]+/g, '');
 
-export const mentionsIndustry = (text: string, industries: string[]) => industries.length === 0 || industries.some((industry) => compact(text).includes(compact(industry)));
+export const mentionsIndustry = (text: string, industries: string[]) =>
+  industries.length === 0 || industries.some((industry) => compact(text).includes(compact(industry)));
 
 export const mentionsLocation = (text: string, locations: string[]) =>
-  locations.length === 0 || locations.some((location) => new RegExp(`(^|[^\\p{L}])${escapeRegExp(location)}($|[^\\p{L}])`, 'iu').test(text));
+  locations.length === 0 ||
+  locations.some((location) => new RegExp(`(^|[^\\p{L}])${escapeRegExp(location)}($|[^\\p{L}])`, 'iu').test(text));
 
-export const mentionsExclusion = (text: string, exclusions: string[]) => exclusions.some((word) => new RegExp(`(^|[^\\p{L}])${escapeRegExp(word)}($|[^\\p{L}])`, 'iu').test(text));
+export const mentionsExclusion = (text: string, exclusions: string[]) =>
+  exclusions.some((word) => new RegExp(`(^|[^\\p{L}])${escapeRegExp(word)}($|[^\\p{L}])`, 'iu').test(text));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

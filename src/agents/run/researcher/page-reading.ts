@@ -12,15 +12,20 @@ export interface Link {
 }
 
 // Sites that are never a company's own: links to them are not candidates.
-export const notCompanies = /(^|\.)(linkedin|twitter|x|facebook|instagram|youtube|github|medium|google|bing|duckduckgo|wikipedia|tiktok|xing|glassdoor|crunchbase)\.[a-z]+$/i;
+export const notCompanies =
+  /(^|\.)(linkedin|twitter|x|facebook|instagram|youtube|github|medium|google|bing|duckduckgo|wikipedia|tiktok|xing|glassdoor|crunchbase)\.[a-z]+$/i;
 export const peoplePath = /team|people|about|leadership|management|founders|staff|who-we-are|company|contact/i;
-export const teamFirst = (url: string) => (/team|people|leadership|management|staff|founders/i.test(url) ? 0 : /about|company|who-we-are/i.test(url) ? 1 : 2);
+export const teamFirst = (url: string) =>
+  /team|people|leadership|management|staff|founders/i.test(url) ? 0 : /about|company|who-we-are/i.test(url) ? 1 : 2;
 // Pages of events, job boards, the press: people named there work elsewhere.
-const notCompanyTitle = /\b(summit|conference|meetup|festival|expo|events?|tickets|speakers|webinar|jobs?|hiring|vacanc\w*|magazine|news|press|newsletter|directory|profile|listing)\b|\(m\/f\/d\)/i;
+const notCompanyTitle =
+  /\b(summit|conference|meetup|festival|expo|events?|tickets|speakers|webinar|jobs?|hiring|vacanc\w*|magazine|news|press|newsletter|directory|profile|listing)\b|\(m\/f\/d\)/i;
 const listTitleWords = /\b(top|best|\d{1,3}|list|directory|companies|startups|firms|to watch)\b/i;
 // Menu words: a link so named is part of a site's chrome, not an entry naming a company.
 const menuWords = new Set(
-  'home about us our the team people careers career jobs blog news contact pricing privacy imprint impressum legal terms login log in sign up register products product solutions services customers partners docs documentation support help faq tickets newsletter tech business directory events more next previous back page read visit website homepage go to site'.split(' '),
+  'home about us our the team people careers career jobs blog news contact pricing privacy imprint impressum legal terms login log in sign up register products product solutions services customers partners docs documentation support help faq tickets newsletter tech business directory events more next previous back page read visit website homepage go to site'.split(
+    ' ',
+  ),
 );
 
 export const pathOf = (url: string) => new URL(url).pathname;
@@ -49,7 +54,10 @@ export function scopePrefix(url: string, links: Link[]): string {
 }
 
 const nameLike = (text: string) => {
-  const words = text.toLowerCase().split(/[^\p{L}\d&'-]+/u).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\d&'-]+/u)
+    .filter(Boolean);
   return words.length >= 1 && words.length <= 5 && /^[\p{Lu}\d]/u.test(text) && !words.every((word) => menuWords.has(word));
 };
 
@@ -81,7 +89,12 @@ export function listEntries(url: string, links: Link[], prefix: string): Link[] 
 
 /** Links out of the page's scope to a company's site ("Visit website"): a profile or a posting points at the company. */
 export const pointerLinks = (url: string, links: Link[], prefix: string) =>
-  links.filter((link) => /\b(website|homepage|home page|official site|company site)\b/i.test(link.text) && !inScope(link.url, new URL(url).hostname, prefix) && !notCompanies.test(new URL(link.url).hostname));
+  links.filter(
+    (link) =>
+      /\b(website|homepage|home page|official site|company site)\b/i.test(link.text) &&
+      !inScope(link.url, new URL(url).hostname, prefix) &&
+      !notCompanies.test(new URL(link.url).hostname),
+  );
 
 export const notCompanyPage = (title: string) => notCompanyTitle.test(title);
 export const listTitle = (title: string) => listTitleWords.test(title);
@@ -94,7 +107,10 @@ export const listTitle = (title: string) => listTitleWords.test(title);
  */
 export function resultScore(result: { url: string; title: string; content: string }, criteria: ResearchCriteria): number {
   const text = `${result.title} ${result.content}`;
-  const wanted = [criteria.industries.length ? mentionsIndustry(text, criteria.industries) : null, criteria.locations.length ? mentionsLocation(text, criteria.locations) : null].filter((v) => v !== null);
+  const wanted = [
+    criteria.industries.length ? mentionsIndustry(text, criteria.industries) : null,
+    criteria.locations.length ? mentionsLocation(text, criteria.locations) : null,
+  ].filter((v) => v !== null);
   const all = wanted.every(Boolean);
   let score = 1 + (all ? 4 : wanted.some(Boolean) ? 1 : 0);
   if (score > 1 && listTitle(result.title)) score += 1;

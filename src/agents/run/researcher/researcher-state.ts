@@ -3,7 +3,20 @@ import type { FoundPerson } from '../../../../scrapers/contacts.ts';
 import type { FoundLeadInput } from '../tool-specs.ts';
 import type { ToolOutcome } from '../transcript.ts';
 import { mentionsExclusion, mentionsIndustry, mentionsLocation, type ResearchCriteria } from './goal-criteria.ts';
-import { inScope, listEntries, listTitle, notCompanies, notCompanyPage, pathOf, peoplePath, pointerLinks, resultScore, scopePrefix, teamFirst, type Link } from './page-reading.ts';
+import {
+  inScope,
+  listEntries,
+  listTitle,
+  notCompanies,
+  notCompanyPage,
+  pathOf,
+  peoplePath,
+  pointerLinks,
+  resultScore,
+  scopePrefix,
+  teamFirst,
+  type Link,
+} from './page-reading.ts';
 
 /** A company's site: a host, or a host and the path prefix its pages live under on a shared host. */
 export interface Scope {
@@ -73,7 +86,9 @@ export function digest(state: ResearcherState, results: ToolOutcome[]): void {
     const purpose = outcome.tool_call_id.split(':')[0];
     const data = outcome.data as Record<string, unknown>;
     const url = outcome.tool_call_id.slice(purpose!.length + 1);
-    if (purpose === 'search') for (const result of (data.results as Array<{ url: string; title: string; content: string }> | undefined) ?? []) addCandidate(state, result.url, resultScore(result, state.criteria), result.title);
+    if (purpose === 'search')
+      for (const result of (data.results as Array<{ url: string; title: string; content: string }> | undefined) ?? [])
+        addCandidate(state, result.url, resultScore(result, state.criteria), result.title);
     else if (purpose === 'save') {
       state.saved += Number(data.saved ?? 0);
       state.duplicates += Number(data.duplicates ?? 0);
@@ -102,7 +117,8 @@ function readPage(state: ResearcherState, requested: string, data: Record<string
     state.lists += 1;
     // A list whose title names the wanted industry and place lists candidates; one naming only one of them, perhaps.
     const { industries, locations } = state.criteria;
-    const onTopic = (!industries.length || mentionsIndustry(title, industries)) && (!locations.length || mentionsLocation(title, locations));
+    const onTopic =
+      (!industries.length || mentionsIndustry(title, industries)) && (!locations.length || mentionsLocation(title, locations));
     const partly = mentionsIndustry(title, industries) || mentionsLocation(title, locations);
     for (const entry of entries) addCandidate(state, entry.url, onTopic ? 5 : partly ? 2 : 1, entry.text);
     return;
@@ -125,8 +141,13 @@ function readPage(state: ResearcherState, requested: string, data: Record<string
   if (mentionsExclusion(text, state.criteria.exclusions)) scope.status = 'rejected';
   scope.industry ||= mentionsIndustry(text, state.criteria.industries);
   scope.location ||= mentionsLocation(text, state.criteria.locations);
-  const own = links.filter((link) => inScope(link.url, host, scope.prefix) && (peoplePath.test(pathOf(link.url).slice(scope.prefix.length)) || peoplePath.test(link.text)));
-  scope.peoplePages = [...new Set([...scope.peoplePages, ...own.map((link) => link.url.replace(/#.*$/, ''))])].filter((page) => page !== home);
+  const own = links.filter(
+    (link) =>
+      inScope(link.url, host, scope.prefix) && (peoplePath.test(pathOf(link.url).slice(scope.prefix.length)) || peoplePath.test(link.text)),
+  );
+  scope.peoplePages = [...new Set([...scope.peoplePages, ...own.map((link) => link.url.replace(/#.*$/, ''))])].filter(
+    (page) => page !== home,
+  );
   if (!isHome && teamFirst(pathOf(url).slice(scope.prefix.length)) < 2 && !scope.peoplePages.includes(url)) scope.peoplePages.push(url);
   settle(state, scope, new URL(url).origin, url);
 }
@@ -166,7 +187,8 @@ function readPeople(state: ResearcherState, url: string, data: Record<string, un
   if (!scope || scope.status !== 'matched') return;
   const { titles, exclusions, requireEmail, locations } = state.criteria;
   const people = (data.people as FoundPerson[] | undefined) ?? [];
-  if (scope.prefix) scope.mailDomain ??= mostCommon(people.flatMap((person) => (person.email ? [person.email.split('@')[1]!.toLowerCase()] : [])));
+  if (scope.prefix)
+    scope.mailDomain ??= mostCommon(people.flatMap((person) => (person.email ? [person.email.split('@')[1]!.toLowerCase()] : [])));
   for (const person of people) {
     if (titles.length > 0 && !(person.title && titleMatches(person.title, titles))) continue;
     if (person.title && mentionsExclusion(person.title, exclusions)) continue;

@@ -29,7 +29,9 @@ export function researcherPlanner(): Planner {
       const { pagesLeft, leadsLeft } = context.budget;
 
       if (state.toSave.length > 0 && leadsLeft > 0) {
-        const leads = state.toSave.splice(0, Math.min(50, leadsLeft)).map((lead) => withAutoColumns(lead, context.autoColumns, state.criteria));
+        const leads = state.toSave
+          .splice(0, Math.min(50, leadsLeft))
+          .map((lead) => withAutoColumns(lead, context.autoColumns, state.criteria));
         call(`save:${context.steps.length}`, 'save_leads', { leads });
       }
       let pages = Math.min(pagesPerStep, pagesLeft);
@@ -44,14 +46,15 @@ export function researcherPlanner(): Planner {
       // Candidates half on the topic wait until the searches are spent; those off it, or like no company, are never read.
       const searchesLeft = state.nextQuery < state.queries.length;
       state.candidates = state.candidates.filter((candidate) => candidate.score > 1);
-      for (; pages > 0 && state.candidates.length > 0 && !(searchesLeft && state.candidates[0]!.score <= 3); ) {
+      for (; pages > 0 && state.candidates.length > 0 && !(searchesLeft && state.candidates[0]!.score <= 3);) {
         const candidate = state.candidates.shift()!;
         if (!worthReading(state, candidate)) continue;
         call(`page:${candidate.url}`, 'fetch_page', { url: candidate.url });
         pages--;
       }
       if (calls.length === 0 && searchesLeft && pagesLeft > 0 && leadsLeft > 0) {
-        for (const query of state.queries.slice(state.nextQuery, state.nextQuery + 2)) call(`search:${state.nextQuery++}`, 'web_search', { query });
+        for (const query of state.queries.slice(state.nextQuery, state.nextQuery + 2))
+          call(`search:${state.nextQuery++}`, 'web_search', { query });
       }
       if (calls.length === 0) call(`finish:${context.steps.length}`, 'finish', { summary: summaryOf(state, context) });
       return { message: { content: null, tool_calls: calls }, tokens: 0, plannerState: state };
@@ -105,7 +108,11 @@ const columnAnswers: Array<[RegExp, (lead: Answerable, criteria: ResearchCriteri
 ];
 
 /** A custom column's value for a lead, when what the column asks for is one the pages answered (the company's industry, site, city; the person's title, LinkedIn, phone). */
-export function columnAnswer(column: PlanContext['autoColumns'][number], lead: Answerable, criteria: ResearchCriteria | null = null): string | undefined {
+export function columnAnswer(
+  column: PlanContext['autoColumns'][number],
+  lead: Answerable,
+  criteria: ResearchCriteria | null = null,
+): string | undefined {
   const text = `${column.key} ${column.label} ${column.description}`;
   return columnAnswers.find(([asks]) => asks.test(text))?.[1](lead, criteria);
 }
@@ -123,7 +130,8 @@ function withAutoColumns(lead: FoundLeadInput, columns: PlanContext['autoColumns
 /** A follow-up ("now in Munich") keeps what it does not restate from the conversation's latest goal that said it. */
 function withEarlierGoals(criteria: ResearchCriteria, context: PlanContext): ResearchCriteria {
   const earlier = context.playbook.runs.map((run) => researchCriteria(run.goal, null)).reverse();
-  const fill = (key: 'titles' | 'industries' | 'locations') => (criteria[key].length ? criteria[key] : (earlier.find((c) => c[key].length)?.[key] ?? []));
+  const fill = (key: 'titles' | 'industries' | 'locations') =>
+    criteria[key].length ? criteria[key] : (earlier.find((c) => c[key].length)?.[key] ?? []);
   return { ...criteria, titles: fill('titles'), industries: fill('industries'), locations: fill('locations') };
 }
 
@@ -135,7 +143,8 @@ function summaryOf(state: ResearcherState, context: PlanContext): string {
     criteria.industries.length ? `industries ${criteria.industries.join(', ')}` : null,
     criteria.locations.length ? `locations ${criteria.locations.join(', ')}` : null,
   ].filter(Boolean);
-  const stopped = context.budget.pagesLeft <= 0 ? ' Stopped at the page budget.' : context.budget.leadsLeft <= 0 ? ' Stopped at the lead budget.' : '';
+  const stopped =
+    context.budget.pagesLeft <= 0 ? ' Stopped at the page budget.' : context.budget.leadsLeft <= 0 ? ' Stopped at the lead budget.' : '';
   return (
     `Looked for ${looked.join('; ')} with ${state.nextQuery} web searches; read ${state.pagesRead} pages (${state.lists} of them lists of companies) of ${state.scopes.length} company sites, ${matched} of them matching. ` +
     `Found ${state.found} matching people and saved ${state.saved} new leads (${state.duplicates} were already stored).${stopped}`

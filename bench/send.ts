@@ -243,22 +243,20 @@ async function seedHistory(count: number) {
       enrollment: `${campaignId}:${randomUUID()}`,
       lead: randomUUID(),
     }));
-    await db
-      .collection('outreach_enrollments')
-      .insertMany(
-        ids.map(({ enrollment, lead }) => ({
-          _id: enrollment as never,
-          workspaceId: 'history',
-          campaignId,
-          leadId: lead,
-          nextStep: 1,
-          nextDueAt: at,
-          status: 'finished',
-          skipped: [],
-          createdAt: at,
-          updatedAt: at,
-        })),
-      );
+    await db.collection('outreach_enrollments').insertMany(
+      ids.map(({ enrollment, lead }) => ({
+        _id: enrollment as never,
+        workspaceId: 'history',
+        campaignId,
+        leadId: lead,
+        nextStep: 1,
+        nextDueAt: at,
+        status: 'finished',
+        skipped: [],
+        createdAt: at,
+        updatedAt: at,
+      })),
+    );
     await db.collection('outreach_messages').insertMany(
       ids.map(({ enrollment, lead }, i) => ({
         _id: `${enrollment}:0` as never,

@@ -16,7 +16,7 @@ export const invokeEndpointProcedure = apiProcedure
     ...invokeRestMeta,
     errors: invokeErrors,
     restInput: paramsFromRest,
-    // Its query parameters are each endpoint's own: /openapi.json documents them per endpoint (src/http/openapi.ts).
+    // Its query parameters are each endpoint's own: /openapi.json documents them per endpoint (src/http/surfaces/openapi.ts).
     openapi: {
       method: 'GET',
       path: '/v1/e/{slug}',

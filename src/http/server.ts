@@ -3,24 +3,20 @@ import type { Config } from '../config.ts';
 import { databaseReady } from '../db/connection.ts';
 import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
 import { queueDepth } from '../jobs/queue.ts';
-import { serveOutreachLink } from '../outreach/sending/public-pages.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
-import { isOAuthPath, serveOAuth } from '../oauth/oauth.route.ts';
-import { isArtifactDownload, serveArtifactDownload } from '../agents/artifacts/artifact-download.route.ts';
-import { createSuppressionsCsvRoute, isSuppressionsCsvRequest } from '../outreach/suppressions/suppressions-csv.route.ts';
-import { createLeadExportRoute, isLeadExportRequest } from '../leads/export-leads.route.ts';
+import { domainRoutes } from '../http-routes.ts';
 import { appRouter } from '../router.ts';
-import { answerClientError } from './client-errors.ts';
-import { createCors } from './cors.ts';
-import { serveDocs } from './docs-page.ts';
-import { createGraphQLEndpoint } from './graphql/graphql-endpoint.ts';
-import { createMcpEndpoint } from './mcp-endpoint.ts';
-import { createOpenApiRoute } from './openapi-route.ts';
-import { requestIdFor, requestIdHeader } from './request-id.ts';
-import { observeRequest } from './request-log.ts';
-import { createRestBridge } from './rest-bridge.ts';
-import { sendJson } from './send-json.ts';
-import { createTrpcEndpoint } from './trpc-endpoint.ts';
+import { answerClientError } from './kit/client-errors.ts';
+import { createCors } from './kit/cors.ts';
+import { serveDocs } from './surfaces/docs-page.ts';
+import { createGraphQLEndpoint } from './surfaces/graphql/graphql-endpoint.ts';
+import { createMcpEndpoint } from './surfaces/mcp-endpoint.ts';
+import { createOpenApiRoute } from './surfaces/openapi-route.ts';
+import { requestIdFor, requestIdHeader } from './kit/request-id.ts';
+import { observeRequest } from './kit/request-log.ts';
+import { createRestBridge } from './surfaces/rest-bridge.ts';
+import { sendJson } from './kit/send-json.ts';
+import { createTrpcEndpoint } from './surfaces/trpc-endpoint.ts';
 
 /**
  * The longest URL served. Node refuses only what overflows its header limit
@@ -30,16 +26,12 @@ import { createTrpcEndpoint } from './trpc-endpoint.ts';
  */
 const maxUrlLength = 8_192;
 
-/** The surface a path belongs to, other than REST (undefined): also its route label. */
+/** The surface a path belongs to, other than REST and the domains' own routes (undefined): also its route label. */
 function surfaceOf(pathname: string): string | undefined {
   if (pathname === '/') return '/';
   if (['/healthz', '/metrics', '/openapi.json', '/graphql', '/mcp'].includes(pathname)) return pathname;
   if (pathname === '/docs' || pathname.startsWith('/docs/')) return '/docs';
   if (pathname.startsWith('/trpc/')) return '/trpc';
-  if (pathname.startsWith('/u/')) return '/u/{token}';
-  if (pathname.startsWith('/o/')) return '/o/{token}';
-  if (isArtifactDownload(pathname)) return '/api/agents/artifacts/{id}';
-  if (isOAuthPath(pathname)) return '/oauth';
   return undefined;
 }
 
@@ -51,8 +43,7 @@ export function createApiServer(config: Config): Server {
   const graphql = createGraphQLEndpoint(appRouter, surfaceOptions);
   const mcp = createMcpEndpoint(appRouter, surfaceOptions);
   const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
-  const suppressionsCsv = createSuppressionsCsvRoute(surfaceOptions);
-  const leadExport = createLeadExportRoute(surfaceOptions);
+  const routes = domainRoutes.map((route) => ({ route, handle: route.create(surfaceOptions) }));
   const cors = createCors(config.CORS_ORIGINS);
   if (config.METRICS_ENABLED) trackQueueDepth(queueDepth);
 
@@ -88,17 +79,14 @@ export function createApiServer(config: Config): Server {
         return trpc(req, res);
       case '/mcp':
         return mcp(req, res);
-      case '/u/{token}':
-      case '/o/{token}':
-        return serveOutreachLink(req, res, pathname);
-      case '/api/agents/artifacts/{id}':
-        return serveArtifactDownload(req, res);
-      case '/oauth':
-        return serveOAuth(req, res, pathname);
     }
-    // Downloads the JSON-only REST bridge cannot stream (see the routes).
-    if (isSuppressionsCsvRequest(req)) return suppressionsCsv(req, res);
-    if (isLeadExportRequest(req)) return leadExport(req, res);
+    if (surface === undefined) {
+      const served = routes.find(({ route }) => route.matches(req, pathname));
+      if (served) {
+        if (served.route.label) noteRequest({ route: served.route.label(pathname) });
+        return served.handle(req, res, pathname);
+      }
+    }
     return rest(req, res);
   };
 

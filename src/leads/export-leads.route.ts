@@ -3,11 +3,12 @@ import { normalizePath } from 'trpc-to-openapi';
 import { exportLeadsInput } from '../../schema/leads.ts';
 import { AppError } from '../errors/app-error.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
-import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../http/csv-download.ts';
-import { sendJson } from '../http/send-json.ts';
+import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../http/kit/csv-download.ts';
+import { sendJson } from '../http/kit/send-json.ts';
 import { noteRequest } from '../logger.ts';
 import type { Meta } from '../trpc/init.ts';
 import { leadExport } from './lead-export.service.ts';
+import { defineDomainRoute } from '../http/kit/domain-route.ts';
 
 /**
  * GET /api/leads/export: every lead the list's filters match, as a CSV
@@ -34,3 +35,11 @@ export function createLeadExportRoute(options: CsvRouteOptions) {
     sendJson(res, status, body);
   };
 }
+
+export const leadExportRoute = defineDomainRoute({
+  matches: (req) => isLeadExportRequest(req),
+  create: (options) => {
+    const serve = createLeadExportRoute(options);
+    return (req, res) => serve(req, res);
+  },
+});

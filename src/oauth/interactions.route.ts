@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { clientAddress } from '../http/client-address.ts';
-import { readFormBody } from '../http/request-body.ts';
+import { clientAddress } from '../http/kit/client-address.ts';
+import { readFormBody } from '../http/kit/request-body.ts';
 import { signIn } from '../sign-in/sign-in.service.ts';
 import { findUserById } from '../workspaces/workspace.service.ts';
 import { consentPage, errorPage, signInPage } from './oauth-pages.ts';

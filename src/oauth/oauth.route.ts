@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { baseUrl } from '../config.ts';
-import { clientAddress } from '../http/client-address.ts';
-import { sendJson } from '../http/send-json.ts';
+import { clientAddress } from '../http/kit/client-address.ts';
+import { sendJson } from '../http/kit/send-json.ts';
 import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
 import { serveInteraction } from './interactions.route.ts';
 import { oauthHandler, oauthProvider, oauthRoutes } from './oauth-provider.ts';
 import { apiResource, apiScopes, isApiScope, mcpResource } from './oauth-scopes.ts';
+import { defineDomainRoute } from '../http/kit/domain-route.ts';
 
 /** RFC 9728: what a client needs to get a token for `resource` (the API, or its MCP endpoint). */
 const protectedResourceMetadata = (resource: string) => ({
@@ -70,3 +71,10 @@ export async function serveOAuth(req: IncomingMessage, res: ServerResponse, path
   }
   return oauthHandler()(req, res);
 }
+
+/** The authorization server and its metadata documents. */
+export const oauthRoute = defineDomainRoute({
+  label: () => '/oauth',
+  matches: (_req, pathname) => isOAuthPath(pathname),
+  create: () => serveOAuth,
+});

@@ -31,7 +31,7 @@ export type Meta = OpenApiMeta<{
   /**
    * The error codes the procedure itself can answer beyond what every
    * operation like it can (credential, rate limit, permission and plan, bad
-   * input, unknown path ids: src/http/openapi-responses.ts derives those),
+   * input, unknown path ids: src/http/surfaces/openapi-responses.ts derives those),
    * e.g. `['conflict']`. OpenAPI documents each at its status with its body.
    */
   errors?: ErrorCode[];

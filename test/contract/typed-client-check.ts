@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { buildOpenApiDocument } from '../../src/http/openapi.ts';
+import { buildOpenApiDocument } from '../../src/http/surfaces/openapi.ts';
 import { appRouter } from '../../src/router.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

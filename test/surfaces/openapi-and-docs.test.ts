@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import type { PublishedEndpoint } from '../../schema/endpoints.ts';
 import { errorStatus } from '../../schema/error-codes.ts';
-import { withPublishedEndpoints } from '../../src/http/openapi.ts';
+import { withPublishedEndpoints } from '../../src/http/surfaces/openapi.ts';
 import { useApiServer } from '../support/api-server.ts';
 
 const server = useApiServer();

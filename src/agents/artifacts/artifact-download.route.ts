@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../../http/send-json.ts';
+import { sendJson } from '../../http/kit/send-json.ts';
 import { artifactFile } from './artifacts.service.ts';
 import { artifactPathPrefix, verifiedArtifactId } from './artifact-url.ts';
+import { defineDomainRoute } from '../../http/kit/domain-route.ts';
 
 export const isArtifactDownload = (pathname: string) => pathname.startsWith(artifactPathPrefix);
 
@@ -24,3 +25,9 @@ export async function serveArtifactDownload(req: IncomingMessage, res: ServerRes
   });
   res.end(req.method === 'HEAD' ? undefined : file.content);
 }
+
+export const artifactDownloadRoute = defineDomainRoute({
+  label: () => '/api/agents/artifacts/{id}',
+  matches: (_req, pathname) => isArtifactDownload(pathname),
+  create: () => (req, res) => serveArtifactDownload(req, res),
+});

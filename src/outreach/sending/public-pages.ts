@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readToken } from './links.ts';
 import { recordOpen, unsubscribeRecipient } from './unsubscribe.service.ts';
+import { defineDomainRoute } from '../../http/kit/domain-route.ts';
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head>` +
@@ -49,3 +50,10 @@ export async function serveOutreachLink(req: IncomingMessage, res: ServerRespons
     ),
   );
 }
+
+/** The pages a sent message's links open: /u/{token} (unsubscribe) and /o/{token} (open pixel). */
+export const outreachLinksRoute = defineDomainRoute({
+  label: (pathname) => (pathname.startsWith('/u/') ? '/u/{token}' : '/o/{token}'),
+  matches: (_req, pathname) => pathname.startsWith('/u/') || pathname.startsWith('/o/'),
+  create: () => serveOutreachLink,
+});

@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { normalizePath } from 'trpc-to-openapi';
 import { listSuppressionsInput, suppressionCsvColumns } from '../../../schema/outreach/suppressions.ts';
-import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../../http/csv-download.ts';
+import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../../http/kit/csv-download.ts';
 import { listSuppressionsAccess } from './list-suppressions.ts';
 import { suppressionRows } from './suppressions.service.ts';
+import { defineDomainRoute } from '../../http/kit/domain-route.ts';
 
 /**
  * GET /api/outreach/suppressions?format=csv: the whole do-not-contact list
@@ -29,3 +30,11 @@ export function createSuppressionsCsvRoute(options: CsvRouteOptions) {
     rows: suppressionRows(principal.workspaceId, checkedQuery(listSuppressionsInput, req).q || undefined),
   }));
 }
+
+export const suppressionsCsvRoute = defineDomainRoute({
+  matches: (req) => isSuppressionsCsvRequest(req),
+  create: (options) => {
+    const serve = createSuppressionsCsvRoute(options);
+    return (req, res) => serve(req, res);
+  },
+});

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga } from 'graphql-yoga';
-import type { AppRouter } from '../../router.ts';
-import { createRequestContext } from '../../trpc/context.ts';
+import type { AppRouter } from '../../../router.ts';
+import { createRequestContext } from '../../../trpc/context.ts';
 import { buildGraphQLSchema, type GraphQLContext } from './graphql-schema.ts';
 
 interface ServerContext {
@@ -29,7 +29,7 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: { rateLimit
     landingPage: false,
     logging: false,
     maskedErrors: true,
-    // Cross-origin access is decided once for every surface (src/http/cors.ts); yoga's own default allows any origin.
+    // Cross-origin access is decided once for every surface (src/http/kit/cors.ts); yoga's own default allows any origin.
     cors: false,
   });
   return (req: IncomingMessage, res: ServerResponse) =>

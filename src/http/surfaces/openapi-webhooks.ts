@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OpenAPIObject, PathItemObject } from 'openapi3-ts/oas31';
-import { eventData, eventDescriptions, eventTypes } from '../events/event-types.ts';
+import { eventData, eventDescriptions, eventTypes } from '../../events/event-types.ts';
 import { inlineJsonSchema } from './zod-json-schema.ts';
 
 const signatureHeaders = [

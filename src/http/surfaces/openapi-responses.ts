@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
-import { AppError } from '../errors/app-error.ts';
-import { type ErrorCode } from '../../schema/error-codes.ts';
-import { toErrorResponse, type ErrorStyle } from '../errors/error-response.ts';
-import type { Meta } from '../trpc/init.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { type ErrorCode } from '../../../schema/error-codes.ts';
+import { toErrorResponse, type ErrorStyle } from '../../errors/error-response.ts';
+import type { Meta } from '../../trpc/init.ts';
 
 /**
  * The error responses of each operation in /openapi.json, derived from what

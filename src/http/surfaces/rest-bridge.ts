@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
-import { AppError } from '../errors/app-error.ts';
-import { noteRequest } from '../logger.ts';
-import { toErrorResponse } from '../errors/error-response.ts';
-import type { AppRouter } from '../router.ts';
-import { createRequestContext, type RequestContext } from '../trpc/context.ts';
-import { procedureCaller, procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
-import { queryInput } from './query-input.ts';
-import { readJsonBody } from './request-body.ts';
-import { sendJson } from './send-json.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { noteRequest } from '../../logger.ts';
+import { toErrorResponse } from '../../errors/error-response.ts';
+import type { AppRouter } from '../../router.ts';
+import { createRequestContext, type RequestContext } from '../../trpc/context.ts';
+import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
+import { queryInput } from '../kit/query-input.ts';
+import { readJsonBody } from '../kit/request-body.ts';
+import { sendJson } from '../kit/send-json.ts';
 
 interface Route {
   method: string;

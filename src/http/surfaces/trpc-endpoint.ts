@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
-import { toErrorResponse } from '../errors/error-response.ts';
-import type { AppRouter } from '../router.ts';
-import { createRequestContext } from '../trpc/context.ts';
-import { errorStyleOf } from '../trpc/error-styles.ts';
+import { toErrorResponse } from '../../errors/error-response.ts';
+import type { AppRouter } from '../../router.ts';
+import { createRequestContext } from '../../trpc/context.ts';
+import { errorStyleOf } from '../../trpc/error-styles.ts';
 
 /** The tRPC endpoint for TypeScript clients (`@trpc/client` with the exported AppRouter type). */
 export function createTrpcEndpoint(

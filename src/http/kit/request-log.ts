@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { currentRequestId, log, requestFacts } from '../logger.ts';
-import { httpRequestDuration, httpRequests } from '../metrics/metrics.ts';
+import { currentRequestId, log, requestFacts } from '../../logger.ts';
+import { httpRequestDuration, httpRequests } from '../../metrics/metrics.ts';
 
 /** A request the client gave up on before its answer was sent (nginx's convention). */
 const clientClosed = 499;

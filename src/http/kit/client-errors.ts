@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorStatus, type ErrorCode } from '../../schema/error-codes.ts';
-import { log, runWithRequestId } from '../logger.ts';
+import { errorStatus, type ErrorCode } from '../../../schema/error-codes.ts';
+import { log, runWithRequestId } from '../../logger.ts';
 import { requestIdHeader } from './request-id.ts';
 import { recordUnparsedRequest } from './request-log.ts';
 

@@ -1,4 +1,4 @@
-import type { ProcedureDef } from '../trpc/procedure-defs.ts';
+import type { ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { inlineJsonSchema } from './zod-json-schema.ts';
 
 type Schema = { [key: string]: unknown };

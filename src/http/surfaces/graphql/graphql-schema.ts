@@ -1,10 +1,10 @@
 import SchemaBuilder from '@pothos/core';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { toErrorResponse } from '../../errors/error-response.ts';
-import type { AppRouter } from '../../router.ts';
-import type { RequestContext } from '../../trpc/context.ts';
-import { errorStyleOf } from '../../trpc/error-styles.ts';
-import { procedureCaller, procedureDefs } from '../../trpc/procedure-defs.ts';
+import { toErrorResponse } from '../../../errors/error-response.ts';
+import type { AppRouter } from '../../../router.ts';
+import type { RequestContext } from '../../../trpc/context.ts';
+import { errorStyleOf } from '../../../trpc/error-styles.ts';
+import { procedureCaller, procedureDefs } from '../../../trpc/procedure-defs.ts';
 import { nullsAsZodAccepts, ZodToGraphQL } from './zod-to-graphql.ts';
 
 export interface GraphQLContext {

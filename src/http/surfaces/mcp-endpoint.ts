@@ -2,16 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { authenticate } from '../auth/authenticate.ts';
-import type { Principal } from '../auth/principal.ts';
-import { baseUrl } from '../config.ts';
-import { toErrorResponse } from '../errors/error-response.ts';
-import type { AppRouter } from '../router.ts';
-import { createRequestContext } from '../trpc/context.ts';
-import { procedureCaller, procedureDefs, type ProcedureDef } from '../trpc/procedure-defs.ts';
+import { authenticate } from '../../auth/authenticate.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { baseUrl } from '../../config.ts';
+import { toErrorResponse } from '../../errors/error-response.ts';
+import type { AppRouter } from '../../router.ts';
+import { createRequestContext } from '../../trpc/context.ts';
+import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';
-import { readJsonBody } from './request-body.ts';
-import { sendJson } from './send-json.ts';
+import { readJsonBody } from '../kit/request-body.ts';
+import { sendJson } from '../kit/send-json.ts';
 
 interface Tool {
   name: string;

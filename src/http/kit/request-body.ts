@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../errors/app-error.ts';
+import { AppError } from '../../errors/app-error.ts';
 
 /** The body's bytes, refused past `maxBytes` (413) whether or not the length was declared. */
 async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {

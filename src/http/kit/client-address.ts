@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { settings } from '../config.ts';
+import { settings } from '../../config.ts';
 
 /** The calling client's address: the proxy's X-Forwarded-For first entry when TRUST_PROXY is on, else the socket's peer. */
 export function clientAddress(req: IncomingMessage): string {

@@ -39,6 +39,9 @@ interface Fixtures {
   spareWebhookId: string;
   /** An API key only `keys.revoke` acts on. */
   spareKeyId: string;
+  folderId: string;
+  /** A folder only `folders.delete` acts on. */
+  spareFolderId: string;
 }
 
 /** One valid request per procedure, and the exact status a key holding just the procedure's permission gets. */
@@ -91,6 +94,11 @@ const examples: Record<string, Example> = {
   'scrapers.get': (f) => ({ params: { id: f.scraperId }, status: 200 }),
   'scrapers.update': (f) => ({ params: { id: f.scraperId }, body: { name: 'Renamed' }, status: 200 }),
   'scrapers.delete': (f) => ({ params: { id: f.spareScraperId }, status: 200 }),
+  'scrapers.runs': (f) => ({ params: { id: f.scraperId }, status: 200 }),
+  'folders.create': () => ({ body: { name: 'Perm folder' }, status: 201 }),
+  'folders.list': () => ({ status: 200 }),
+  'folders.update': (f) => ({ params: { id: f.folderId }, body: { name: 'Renamed folder' }, status: 200 }),
+  'folders.delete': (f) => ({ params: { id: f.spareFolderId }, status: 200 }),
   'scrapers.start': (f) => ({ params: { scraperId: f.scraperId }, body: { url: site }, status: 202 }),
   'scrapers.run': (f) => ({ params: { runId: f.runId }, status: 200 }),
   'scrapers.data': (f) => ({ params: { scraperId: f.scraperId, runId: f.runId }, status: 202 }),
@@ -167,6 +175,8 @@ describe('permissions, for every procedure of the router', () => {
     const webhook = async () =>
       (await server.request('POST', '/api/webhooks', { key: owner, body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] } })).body.webhook
         .id as string;
+    const folder = async (name: string) =>
+      (await server.request('POST', '/api/folders', { key: owner, body: { name } })).body.folder.id as string;
     const inbox = async () =>
       (await server.request('POST', '/api/outreach/inboxes', { key: owner, body: inboxBody })).body.inbox.id as string;
     fixtures = {
@@ -191,6 +201,8 @@ describe('permissions, for every procedure of the router', () => {
       webhookId: await webhook(),
       spareWebhookId: await webhook(),
       spareKeyId: (await server.request('POST', '/api/keys', { key: owner, body: { name: 'Spare', scopes: ['read'] } })).body.key.id,
+      folderId: await folder('Fixture folder'),
+      spareFolderId: await folder('Spare folder'),
     };
     const campaign = await server.request('POST', '/api/outreach/campaigns', {
       key: owner,

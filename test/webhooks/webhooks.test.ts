@@ -108,20 +108,21 @@ describe('deliveries', () => {
 
   it('carry the events the endpoint subscribes to, with the resource as its GET answers it, and no others', async () => {
     const { apiKey } = await createTestWorkspace('pro');
-    const { webhook, secret } = await create(apiKey, { events: ['agent.run.completed'] });
-    const other = await create(apiKey, { events: ['scrape.run.completed'] });
-    // No model and no search service: the researcher finishes at once, saying why.
+    const { webhook, secret } = await create(apiKey, { events: ['agent.run.failed'] });
+    const other = await create(apiKey, { events: ['agent.run.completed', 'scrape.run.completed'] });
+    // No model and no search service: the run fails at once, saying why.
     const run = await startRun(server, apiKey, { goal: 'CTOs of fintech companies in Berlin' });
     const finished = await waitForRun(server, apiKey, run.run_id);
     const [delivery] = await receiver.waitFor(1);
     const message = verified(secret, delivery!);
-    expect(message.type).toBe('agent.run.completed');
+    expect(message.type).toBe('agent.run.failed');
+    expect(finished.status).toBe('failed');
     const { artifacts: _artifacts, ...asListed } = finished;
     expect(message.data).toEqual(asListed);
     await new Promise((r) => setTimeout(r, 500));
     expect(receiver.received).toHaveLength(1);
     expect(await deliveries(server, apiKey, other.webhook.id)).toEqual([]);
-    expect((await deliveries(server, apiKey, webhook.id))[0]).toMatchObject({ status: 'delivered', event_type: 'agent.run.completed' });
+    expect((await deliveries(server, apiKey, webhook.id))[0]).toMatchObject({ status: 'delivered', event_type: 'agent.run.failed' });
   });
 
   it('retry a failed attempt after 5 seconds with the same webhook-id, and honour Retry-After on a 429', async () => {

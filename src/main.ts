@@ -1,10 +1,8 @@
 import type { Server } from 'node:http';
 import { baseUrl, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './database.ts';
-import { createApiServer } from './http/server.ts';
 import { log, setLogLevel } from './logger.ts';
 import { secretsKey } from './secrets/secrets-key.ts';
-import { startWorker } from '../jobs/worker.ts';
 
 const roles = ['start', 'api', 'worker'] as const;
 type Role = (typeof roles)[number];
@@ -63,6 +61,8 @@ async function main(role: Role) {
   try {
     // The port first: a busy one stops the start before the worker takes any job.
     if (role === 'start' || role === 'api') {
+      // Each role loads only its own half: a worker never holds the surfaces, an API process never the crawlers.
+      const { createApiServer } = await import('./http/server.ts');
       const server: Server = createApiServer(config);
       await listen(server, config);
       const address = server.address();
@@ -74,6 +74,7 @@ async function main(role: Role) {
         log.warn('PUBLIC_BASE_URL is not set: unsubscribe and open links in outgoing mail point at this host', { base: baseUrl(config) });
       if (!config.SEARCH_URL)
         log.warn('SEARCH_URL is not set: agent runs cannot search the web, and with no language model they fail at once');
+      const { startWorker } = await import('../jobs/worker.ts');
       const worker = await startWorker({ concurrency: config.WORKER_CONCURRENCY });
       stops.push(worker.stop);
     }

@@ -207,11 +207,16 @@ async function passesHere() {
   });
 }
 
+/** The Node.js flags `npm run worker` starts the worker with (its heap cap), so the figures are the product's. */
+const workerNodeFlags = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.worker as string)
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 /** A worker process sends the campaign: timed from the campaign's start to the last message at the SMTP server. */
 async function inWorker(before: number) {
   const worker = await startService(
     process.execPath,
-    ['src/main.ts', 'worker'],
+    [...workerNodeFlags, 'src/main.ts', 'worker'],
     { ...workerEnv, OUTREACH_TICK_MS: '100', LOG_LEVEL: 'info' },
     null,
   );

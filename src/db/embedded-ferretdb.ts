@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lockDataDir, processRuns, type DataDirLock, type LockHolder } from './data-dir-lock.ts';
+import { canConnect, exitsWithin, exitsWithinSync, freePort, stopGraceMs, terminate, waitForPort } from './child-process.ts';
 import { ensureFerretDbBinary } from './ferretdb-binary.ts';
 
 export interface EmbeddedDatabase {
@@ -31,82 +31,12 @@ export const holdsEmbeddedDatabase = (dataDir: string) => existsSync(join(dataDi
 
 /** How long a process waits for a CLI command holding the folder (a second or two) to finish. */
 const cliWaitMs = 30_000;
-/** How long FerretDB has to stop on SIGTERM before it is killed. */
-const stopGraceMs = 5_000;
 
 /** `<dataDir>/ferretdb.json`: FerretDB's pid from its spawn on, for a takeover to stop it; its port only while joiners may use it. */
 interface State {
   pid: number;
   port?: number;
   owner: number;
-}
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-
-const canConnect = (port: number) =>
-  new Promise<boolean>((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      done(true);
-    });
-    socket.once('error', () => done(false));
-  });
-
-async function waitForPort(port: number, child: ChildProcess, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null)
-      throw new Error(`FerretDB exited with code ${child.exitCode ?? child.signalCode} before listening`);
-    if (await canConnect(port)) return;
-    await sleep(50);
-  }
-  throw new Error(`FerretDB did not listen on port ${port} within ${timeoutMs} ms`);
-}
-
-/** Polls until `pid` has exited; false if it still runs after `ms`. */
-async function exitsWithin(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (processRuns(pid)) {
-    if (Date.now() > deadline) return false;
-    await sleep(20);
-  }
-  return true;
-}
-
-/** The same, blocking: for process 'exit', where nothing asynchronous runs any more. */
-function exitsWithinSync(pid: number, ms: number): boolean {
-  const deadline = Date.now() + ms;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  while (processRuns(pid)) {
-    if (Date.now() > deadline) return false;
-    Atomics.wait(pause, 0, 0, 5);
-  }
-  return true;
-}
-
-const signal = (pid: number, name: NodeJS.Signals) => {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // exited already
-  }
-};
-
-/** Stops `pid`: SIGTERM, then SIGKILL if it still runs after stopGraceMs. False if even that did not end it. */
-async function terminate(pid: number): Promise<boolean> {
-  signal(pid, 'SIGTERM');
-  if (await exitsWithin(pid, stopGraceMs)) return true;
-  signal(pid, 'SIGKILL');
-  return exitsWithin(pid, stopGraceMs);
 }
 
 const roleNames: Record<string, string> = {

@@ -29,6 +29,7 @@ type cond struct {
 	sql   string // "" selects every document
 	args  []any
 	exact bool
+	byID  bool // a lookup of _id values by FerretDB's unique _id index
 }
 
 var (
@@ -46,6 +47,7 @@ func and(parts ...cond) cond {
 
 	for _, p := range parts {
 		res.exact = res.exact && p.exact
+		res.byID = res.byID || p.byID
 		if p.sql == "" {
 			continue
 		}
@@ -210,7 +212,33 @@ func (t *translator) document(filter *types.Document) (cond, error) {
 		parts = append(parts, part)
 	}
 
-	return and(parts...), nil
+	return and(seekByID(parts)...), nil
+}
+
+// seekByID keeps SQLite on the _id index when the filter names _id values: without statistics its planner guesses
+// a few rows for any equality on another index's first column, fewer than an $in of many ids, and would then read
+// every document of, say, a workspace to find 32 of them. The other parts are wrapped so no index serves them.
+func seekByID(parts []cond) []cond {
+	byID := false
+	for _, p := range parts {
+		byID = byID || p.byID
+	}
+
+	if !byID {
+		return parts
+	}
+
+	res := make([]cond, len(parts))
+
+	for i, p := range parts {
+		if !p.byID && p.sql != "" {
+			p.sql = "coalesce((" + p.sql + "), 0)"
+		}
+
+		res[i] = p
+	}
+
+	return res
 }
 
 func (t *translator) logical(op string, operand any) (cond, error) {
@@ -334,7 +362,7 @@ func (t *translator) operators(field string, doc *types.Document) (cond, error) 
 		parts = append(parts, part)
 	}
 
-	return and(parts...), nil
+	return and(seekByID(parts)...), nil
 }
 
 // scalar gives a value's rank and SQL value, for the values the typed expressions compare as FerretDB does.
@@ -398,6 +426,7 @@ func (t *translator) equal(field string, value any) (cond, error) {
 		// FerretDB's own unique index on _id holds its JSON text
 		c.sql = fmt.Sprintf("%s = ? AND %s", metadata.IDColumn, c.sql)
 		c.args = append([]any{string(must.NotFail(sjson.MarshalSingleValue(value)))}, c.args...)
+		c.byID = true
 	}
 
 	return t.withArrays(field, c)
@@ -485,6 +514,7 @@ func (t *translator) in(field string, operand any) (cond, error) {
 		// FerretDB's own unique index on _id holds its JSON text
 		c.sql = fmt.Sprintf("%s IN (%s) AND (%s)", metadata.IDColumn, placeholders(len(ids)), c.sql)
 		c.args = append(ids, c.args...)
+		c.byID = true
 	}
 
 	return t.withArrays(field, c)

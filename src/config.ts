@@ -96,6 +96,9 @@ const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema> & { publicBaseUrl: string };
 
+/** The name of every setting the service reads from the environment. */
+export const settingNames = Object.keys(envSchema.shape);
+
 let current: Config | undefined;
 
 /** The configuration in force: the last one loaded, or the process environment's. */

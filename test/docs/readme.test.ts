@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { settingNames } from '../../src/config.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -77,6 +78,13 @@ describe('README and docs/', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('name every setting the service reads, in the README and with its meaning in docs/configuration.md', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const configuration = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
+    expect(settingNames.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    expect(settingNames.filter((name) => !configuration.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('cite no document outside the repository as "the spec"', () => {

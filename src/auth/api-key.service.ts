@@ -45,15 +45,20 @@ export function parseScopes(list: string): Permission[] {
   return scopes as Permission[];
 }
 
-export async function createApiKey(input: {
+export interface NewApiKey {
   workspaceId: string;
+  /** Who holds the key: the caller over HTTP, the owner from the CLI. */
   userId: string;
   name: string;
   scopes: Permission[];
   /** Binds the key to one brand; null acts on the workspace's default brand. */
   brandId?: string | null;
   expiresAt?: Date | null;
-}): Promise<{ id: string; apiKey: string; scopes: Permission[]; brandId: string | null }> {
+}
+
+export async function createApiKey(
+  input: NewApiKey,
+): Promise<{ id: string; apiKey: string; scopes: Permission[]; brandId: string | null }> {
   const apiKey = generateKey();
   const doc = await ApiKey.create({
     ...input,

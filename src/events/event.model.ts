@@ -1,4 +1,5 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
+import { turnModel } from '../db/turns.ts';
 import { eventTypes } from './event-types.ts';
 
 /**
@@ -27,12 +28,7 @@ export type EventDoc = InferRawDocTypeFromSchema<typeof eventSchema>;
 export const Event = mongoose.model('Event', eventSchema, 'events');
 
 /**
- * Which process drains the outbox: one document, held for a while by a
- * conditional update, so markers are handed on by one dispatcher at a time
+ * Which process drains the outbox (db/turns.ts): one dispatcher at a time
  * on any number of workers.
  */
-const dispatchTurnSchema = new Schema(
-  { _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } },
-  { versionKey: false },
-);
-export const EventDispatchTurn = mongoose.model('EventDispatchTurn', dispatchTurnSchema, 'event_dispatch_turn');
+export const EventDispatchTurn = turnModel('EventDispatchTurn', 'event_dispatch_turn');

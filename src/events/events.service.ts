@@ -1,5 +1,5 @@
 import { v5 as nameBasedId } from 'uuid';
-import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { releaseTurn, takeTurn } from '../db/turns.ts';
 import { eventData, type EventData, type EventType } from './event-types.ts';
 import { Event, EventDispatchTurn, type EventDoc } from './event.model.ts';
 
@@ -68,29 +68,10 @@ export async function dispatchLater(eventId: string, delayMs: number): Promise<v
   await Event.updateOne({ _id: eventId }, { $set: { dueAt: new Date(Date.now() + delayMs) }, $inc: { tries: 1 } });
 }
 
-/**
- * Takes (or keeps) the turn to drain the outbox for `turnMs`: true when
- * `holder` has it. Wall-clock time on purpose: the turn is shared with other
- * processes, whatever clock a test sets here.
- */
-export async function holdDispatchTurn(holder: string, turnMs: number): Promise<boolean> {
-  const at = Date.now();
-  try {
-    await EventDispatchTurn.updateOne(
-      { _id: 'outbox', $or: [{ holder }, { until: { $lte: new Date(at) } }] },
-      { $set: { holder, until: new Date(at + turnMs) } },
-      { upsert: true },
-    );
-    return true;
-  } catch (error) {
-    if (isDuplicateKey(error)) return false;
-    throw error;
-  }
-}
+/** Takes (or keeps) the turn to drain the outbox for `turnMs`: true when `holder` has it. */
+export const holdDispatchTurn = (holder: string, turnMs: number) => takeTurn(EventDispatchTurn, 'outbox', holder, turnMs);
 
-export async function releaseDispatchTurn(holder: string): Promise<void> {
-  await EventDispatchTurn.updateOne({ _id: 'outbox', holder }, { $set: { holder: null, until: new Date(0) } });
-}
+export const releaseDispatchTurn = (holder: string) => releaseTurn(EventDispatchTurn, 'outbox', holder);
 
 export async function getEvent(id: string): Promise<StoredEvent | null> {
   const doc = await Event.findById(id).lean<EventDoc>();

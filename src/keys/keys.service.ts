@@ -8,6 +8,7 @@ import {
   findApiKeys,
   revokeApiKey,
   type ApiKeyView,
+  type NewApiKey,
 } from '../auth/api-key.service.ts';
 import type { Principal } from '../auth/principal.ts';
 import { assertBrandInWorkspace } from '../brands/brands.service.ts';
@@ -46,23 +47,13 @@ export async function keyAllowance(workspaceId: string): Promise<{ active: numbe
   return { active, limit: planRules[workspace.plan].activeKeys };
 }
 
-export interface NewKey {
-  workspaceId: string;
-  /** Who holds the key: the caller over HTTP, the owner from the CLI. */
-  userId: string;
-  name: string;
-  scopes: Permission[];
-  brandId?: string | null;
-  expiresAt?: Date | null;
-}
-
 /**
  * Makes a key within the plan's limit of active keys. The key is stored
  * first and counted after: when the count (its own included) is past the
  * limit it is removed before its secret is ever shown, so concurrent
  * creations can never end above the limit (at worst both are refused).
  */
-export async function issueKey(input: NewKey, brandField = 'brand_id'): Promise<{ key: ApiKeyOut; secret: string }> {
+export async function issueKey(input: NewApiKey, brandField = 'brand_id'): Promise<{ key: ApiKeyOut; secret: string }> {
   if (input.expiresAt && input.expiresAt.getTime() <= nowMs()) {
     throw new AppError('validation_failed', 'expires_at: must be in the future', { field: 'expires_at' });
   }

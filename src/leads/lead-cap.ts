@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { releaseTurn, takeTurn } from '../db/turns.ts';
 import { AppError } from '../errors/app-error.ts';
 import { planRules } from '../workspaces/plans.ts';
 import { getWorkspace } from '../workspaces/workspace-lookup.ts';
@@ -36,31 +36,17 @@ export const leadLimitError = (used: number, limit: number, requested: number) =
  */
 export async function inLeadCapTurn<T>(workspaceId: string, write: (stored: number) => Promise<T>): Promise<T> {
   const holder = randomUUID();
-  await takeTurn(workspaceId, holder);
+  await waitForTurn(workspaceId, holder);
   try {
     return await write(await storedLeadCount(workspaceId));
   } finally {
-    // Only our own turn: one that lapsed and went to another writer is theirs.
-    await LeadCapTurn.updateOne({ _id: workspaceId, holder }, { $set: { holder: null, until: new Date(0) } });
+    await releaseTurn(LeadCapTurn, workspaceId, holder);
   }
 }
 
-async function takeTurn(workspaceId: string, holder: string): Promise<void> {
-  // Wall-clock time on purpose: turns are shared with other processes, whatever clock a test sets here.
+async function waitForTurn(workspaceId: string, holder: string): Promise<void> {
   const giveUpAt = Date.now() + waitMs;
-  for (let attempt = 0; ; attempt++) {
-    const at = Date.now();
-    try {
-      // Free or lapsed: ours. Held: the filter misses, the upsert's insert hits the unique _id.
-      await LeadCapTurn.updateOne(
-        { _id: workspaceId, until: { $lte: new Date(at) } },
-        { $set: { holder, until: new Date(at + turnMs) } },
-        { upsert: true },
-      );
-      return;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
+  for (let attempt = 0; !(await takeTurn(LeadCapTurn, workspaceId, holder, turnMs)); attempt++) {
     if (Date.now() > giveUpAt) throw new AppError('conflict', 'Other writes of leads to this workspace are taking long; try again.');
     await sleep(Math.min(5 * 2 ** Math.min(attempt, 4), 80) * (0.5 + Math.random()));
   }

@@ -3,6 +3,7 @@ import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import type { z } from 'zod';
 import { v7 as timeOrderedId } from 'uuid';
 import { coreFields, customFieldTypes, leadStatuses, researchProfile, type CoreField } from '../../schema/leads.ts';
+import { turnModel } from '../db/turns.ts';
 
 const id = { type: String, default: () => randomUUID() };
 const nullableString = { type: String, default: null };
@@ -56,11 +57,7 @@ export const Lead = mongoose.model('Lead', leadSchema, 'leads');
  * A workspace's turn to store leads against its plan's cap (lead-cap.ts): `holder` names the
  * writer holding it, until `until`; a writer that died leaves a turn that lapses by itself.
  */
-const leadCapTurnSchema = new Schema(
-  { _id: { type: String, required: true }, holder: { type: String, default: null }, until: { type: Date, required: true } },
-  { versionKey: false },
-);
-export const LeadCapTurn = mongoose.model('LeadCapTurn', leadCapTurnSchema, 'lead_cap_turns');
+export const LeadCapTurn = turnModel('LeadCapTurn', 'lead_cap_turns');
 
 const customFieldSchema = new Schema(
   {

@@ -94,12 +94,12 @@ function fieldUpdate(lead: LeadDoc, field: string, rawValue: string | null) {
       const checked = newLead.shape[core].safeParse(value);
       if (!checked.success) throw fieldError({ field: 'value', problem: `not a valid ${core}` });
     }
-    const changed = { ...lead, [core]: value, ...(core === 'email' && !lead.domain && { domain: workDomainOf(value) }) };
+    // A lead without a domain takes its new work email's, as an imported one does.
+    const set = { [core]: value, ...(core === 'email' && !lead.domain && { domain: workDomainOf(value) }) };
     return {
       $set: {
-        [core]: value,
-        ...(core === 'email' && !lead.domain && { domain: changed.domain }),
-        ...derivedKeys(changed, lead._id),
+        ...set,
+        ...derivedKeys({ ...lead, ...set }, lead._id),
         ...(core === 'email' && emailChanged(lead.email, value) && unvalidated),
       },
     };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
 import { useApiServer } from '../support/api-server.ts';
-import { pkcePair, registerClient, signInAndConsent, useBrowser, useRedirectReceiver, workspaceWithPassword } from '../support/oauth.ts';
+import { useBrowser } from '../support/browser.ts';
+import { pkcePair, registerClient, signInAndConsent, useRedirectReceiver, workspaceWithPassword } from '../support/oauth.ts';
 
 const server = useApiServer({}, { publicBaseUrl: true });
 const browserHolder = useBrowser();

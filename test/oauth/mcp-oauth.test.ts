@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { describe, expect, it } from 'vitest';
 import { useApiServer } from '../support/api-server.ts';
-import { testPassword, useBrowser, useRedirectReceiver, workspaceWithPassword } from '../support/oauth.ts';
+import { useBrowser } from '../support/browser.ts';
+import { testPassword, useRedirectReceiver, workspaceWithPassword } from '../support/oauth.ts';
 
 // A limit of 5 a minute, to see the token held to the same per-credential limit as a key.
 const server = useApiServer({ RATE_LIMIT_PER_MINUTE: '5' }, { publicBaseUrl: true });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useApiServer } from '../support/api-server.ts';
+import { useBrowser } from '../support/browser.ts';
 import {
   authorizeUrl,
   pkcePair,
   registerClient,
   screenshotShowsColor,
   tokenRequest,
-  useBrowser,
   useRedirectReceiver,
   workspaceWithPassword,
 } from '../support/oauth.ts';

@@ -4,13 +4,13 @@ import { pruneOAuthHandler } from '../../jobs/prune-oauth.ts';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
 import { useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
+import { useBrowser } from '../support/browser.ts';
 import {
   authorizeUrl,
   pkcePair,
   registerClient,
   signInAndConsent,
   tokenRequest,
-  useBrowser,
   useRedirectReceiver,
   workspaceWithPassword,
 } from '../support/oauth.ts';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { setPassword } from '../../src/sign-in/sign-in.service.ts';
 import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
 import type { TestServer } from './api-server.ts';
@@ -11,27 +11,6 @@ export const pkcePair = () => {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 };
-
-/** Headless Chromium for one test file (the system's, as in production tests of the docs page). */
-export function useBrowser() {
-  const holder = {} as { browser: Browser };
-  beforeAll(async () => {
-    holder.browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
-  });
-  afterAll(() => holder.browser?.close());
-  return holder;
-}
 
 /** A client's redirect target on loopback: records each callback's query and answers a small page. */
 export function useRedirectReceiver() {

@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { useBrowser } from '../support/browser.ts';
 
 const appOrigin = 'http://app.example';
 const server = useApiServer({ CORS_ORIGINS: appOrigin });
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-});
-afterAll(() => browser?.close());
+const browserHolder = useBrowser();
 
 const preflight = (path: string, origin: string) =>
   fetch(`${server.baseUrl}${path}`, {
@@ -64,7 +49,7 @@ describe('the /docs reference', () => {
 
   it('runs "Try it out" on GET /api/user with a key, opened from 127.0.0.1', async () => {
     const { apiKey } = await createTestWorkspace();
-    const page = await browser.newPage();
+    const page = await browserHolder.browser.newPage();
     try {
       await page.goto(`${server.baseUrl}/docs`);
       await page.locator('button.authorize').first().click();

@@ -1,6 +1,6 @@
-import { chromium } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { useBrowser } from '../support/browser.ts';
 import { createInbox, outreachEnv } from '../support/outreach.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
 
@@ -141,29 +141,23 @@ describe('request examples in /openapi.json', () => {
 });
 
 describe('the /docs reference', () => {
+  const browserHolder = useBrowser();
+
   it('sends the example with "Try it out" on POST /api/leads, and the lead is stored', async () => {
     const { apiKey } = await createTestWorkspace();
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
-    });
-    try {
-      const page = await browser.newPage();
-      await page.goto(`${server.baseUrl}/docs`);
-      await page.locator('button.authorize').first().click();
-      await page.locator('.auth-container input').first().fill(apiKey);
-      await page.locator('.auth-btn-wrapper button.authorize').first().click();
-      await page.locator('.auth-btn-wrapper button.btn-done').first().click();
-      const operation = page.locator('.opblock-post', { has: page.locator('[data-path="/api/leads"]') });
-      await operation.locator('.opblock-summary').click();
-      await operation.locator('button.try-out__btn').click();
-      await operation.locator('button.execute').click();
-      const status = operation.locator('.live-responses-table td.response-col_status:not(.col_header)');
-      await status.waitFor({ timeout: 15_000 });
-      expect((await status.innerText()).trim()).toBe('201');
-    } finally {
-      await browser.close();
-    }
+    const page = await (await browserHolder.browser.newContext()).newPage();
+    await page.goto(`${server.baseUrl}/docs`);
+    await page.locator('button.authorize').first().click();
+    await page.locator('.auth-container input').first().fill(apiKey);
+    await page.locator('.auth-btn-wrapper button.authorize').first().click();
+    await page.locator('.auth-btn-wrapper button.btn-done').first().click();
+    const operation = page.locator('.opblock-post', { has: page.locator('[data-path="/api/leads"]') });
+    await operation.locator('.opblock-summary').click();
+    await operation.locator('button.try-out__btn').click();
+    await operation.locator('button.execute').click();
+    const status = operation.locator('.live-responses-table td.response-col_status:not(.col_header)');
+    await status.waitFor({ timeout: 15_000 });
+    expect((await status.innerText()).trim()).toBe('201');
     const { body } = await server.request('GET', '/api/leads', { key: apiKey });
     expect(body.leads.map((lead: { email: string }) => lead.email)).toEqual(['jane.doe@example.com']);
   }, 60_000);

@@ -1,7 +1,7 @@
 import { createKeyInput, createKeyOutput } from '../../schema/keys.ts';
 import { AppError } from '../errors/app-error.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { assertKeyManager, issueKey } from './keys.service.ts';
+import { issueKey } from './keys.service.ts';
 
 export const createKeyProcedure = apiProcedure
   .meta({
@@ -20,7 +20,6 @@ export const createKeyProcedure = apiProcedure
   .input(createKeyInput)
   .output(createKeyOutput)
   .mutation(async ({ ctx, input }) => {
-    assertKeyManager(ctx.principal);
     // Refused, not ignored: an idempotent replay would have to keep the secret.
     if (ctx.idempotencyKey !== undefined)
       throw new AppError(

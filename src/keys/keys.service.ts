@@ -10,7 +10,6 @@ import {
   type ApiKeyView,
   type NewApiKey,
 } from '../auth/api-key.service.ts';
-import type { Principal } from '../auth/principal.ts';
 import { assertBrandInWorkspace } from '../brands/brands.service.ts';
 import { nowMs } from '../clock.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
@@ -32,14 +31,6 @@ const toKey = (key: ApiKeyView): ApiKeyOut => ({
   expires_at: key.expiresAt?.toISOString() ?? null,
   last_used_at: key.lastUsedAt?.toISOString() ?? null,
 });
-
-/** Keys are managed only with an API key carrying `*`: an OAuth token never can, whatever its user ticked. */
-export function assertKeyManager(principal: Principal) {
-  if (principal.kind === 'api_key' && principal.scopes.includes('*')) return;
-  throw new AppError('missing_permission', 'Managing API keys needs an API key with full access (`*`); OAuth tokens cannot', {
-    permission: '*',
-  });
-}
 
 /** Active keys (revoked and expired ones do not count) against the plan's limit. */
 export async function keyAllowance(workspaceId: string): Promise<{ active: number; limit: number }> {

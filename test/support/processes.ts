@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,22 +37,8 @@ export function run(
   });
 }
 
-export const freePort = () =>
-  new Promise<number>((done) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => done(port));
-    });
-  });
-
-/** True when something accepts connections on 127.0.0.1:`port`. */
-export const portIsOpen = (port: number) =>
-  new Promise<boolean>((done) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => (socket.destroy(), done(true)));
-    socket.once('error', () => done(false));
-  });
+/** A port free on 127.0.0.1, and whether something accepts connections on one: as the embedded store finds them. */
+export { canConnect as portIsOpen, freePort } from '../../src/db/child-process.ts';
 
 /** Starts a long-running process and resolves once `url` answers 200 (at once when `url` is null). */
 export async function startService(command: string, args: string[], env: Record<string, string>, url: string | null, timeoutMs = 60_000) {

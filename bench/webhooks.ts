@@ -7,6 +7,7 @@
  *
  *   npm run bench:webhooks                    # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:webhooks
+ *   BENCH_PROFILE=1 …                         # also: database commands per event, by collection and command
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -18,10 +19,11 @@ import { emitEvent } from '../src/events/events.service.ts';
 import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { createWebhook } from '../src/webhooks/webhooks.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
-import { benchStore } from './support-store.ts';
+import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 10_000);
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 5);
+const profile = process.env.BENCH_PROFILE === '1';
 
 const arrivals = new Map<string, number>();
 let onArrival = () => {};
@@ -45,7 +47,8 @@ loadConfig({
   OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1',
   WORKER_CONCURRENCY: String(concurrency),
 });
-await connectDatabase(uri);
+await connectDatabase(profile ? withUriOption(uri, 'monitorCommands=true') : uri);
+const commandTimes = profile ? watchCommands() : null;
 
 const allArrived = (count: number) =>
   new Promise<void>((done) => {
@@ -76,6 +79,7 @@ arrivals.clear();
 const workspace = await createWorkspace({ name: 'Webhooks', plan: 'business', email: 'webhooks@bench.test' });
 const { webhook } = await createWebhook(workspace.workspaceId, { url, events: ['*'], description: 'bench' });
 const worker = await startWorker({ concurrency: settings().WORKER_CONCURRENCY });
+commandTimes?.clear();
 const emittedAt = new Map<string, number>();
 const started = performance.now();
 let peakRss = process.memoryUsage.rss();
@@ -100,6 +104,7 @@ console.log(
     `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB  ${(eventCount / seconds / (eventCount / floorSeconds)).toFixed(2)}x floor`,
 );
 console.log(`store: ${store.name}; worker concurrency ${concurrency}`);
+if (commandTimes) printCommandProfile(commandTimes, eventCount, 'event');
 
 await worker.stop();
 receiver.close();

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
@@ -41,6 +42,18 @@ func main() {
 	})
 	if err != nil {
 		log.Fatal(err)
+	}
+
+	// A CPU profile of the whole run, for measuring the store under a benchmark (go tool pprof reads it).
+	if path := os.Getenv("FERRETDB_CPU_PROFILE"); path != "" {
+		out, err := os.Create(path)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(out); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -87,15 +87,24 @@ export interface EmailValidationWrite {
 
 /**
  * Writes validations to their leads, each only while the lead's email is
- * still the one that was checked (a lead whose email changed meanwhile, or
- * that was deleted, keeps none), in one bulk write of conditional updates;
- * answers how many were written.
+ * still one that was checked (a lead whose email changed meanwhile, or that
+ * was deleted, keeps none), in one bulk write: the leads given the same
+ * validation in one conditional updateMany, which the embedded store
+ * applies far faster than an update per lead. Answers how many were written.
  */
 export async function recordEmailValidations(workspaceId: string, writes: EmailValidationWrite[]): Promise<number> {
   if (!writes.length) return 0;
+  const alike = new Map<string, { validation: EmailValidation; ids: string[]; emails: Set<string> }>();
+  for (const { lead, validation } of writes) {
+    const key = JSON.stringify(validation);
+    const group = alike.get(key) ?? { validation, ids: [], emails: new Set<string>() };
+    alike.set(key, group);
+    group.ids.push(lead.id);
+    group.emails.add(lead.email);
+  }
   const result = await Lead.bulkWrite(
-    writes.map(({ lead, validation }) => ({
-      updateOne: { filter: { _id: lead.id, workspaceId, email: lead.email }, update: { $set: validation } },
+    [...alike.values()].map(({ validation, ids, emails }) => ({
+      updateMany: { filter: { _id: { $in: ids }, workspaceId, email: { $in: [...emails] } }, update: { $set: validation } },
     })),
     { ordered: false },
   );

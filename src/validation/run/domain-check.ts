@@ -28,7 +28,7 @@ export interface DomainCheck {
   catchAll: boolean | undefined;
   /** The job's made-up address at the domain: the same on every try, so a greylisting server lets it through the second time. */
   catchAllProbe: string;
-  /** Keeps a conclusive catch-all answer for the job's later tries. */
+  /** Keeps a conclusive catch-all answer for the job's later tries (not awaited here either). */
   onCatchAll(answer: boolean): Promise<void>;
   /** Takes one address's outcome (not awaited here: the conversation goes on meanwhile). */
   report(address: string, outcome: Outcome, facts: DomainFacts): Promise<void>;
@@ -64,6 +64,7 @@ const noMailReason = {
 export async function checkDomain(check: DomainCheck): Promise<void> {
   const reports: Promise<void>[] = [];
   const report = (address: string, outcome: Outcome, facts: DomainFacts) => void reports.push(check.report(address, outcome, facts));
+  const keepCatchAll = (answer: boolean) => void reports.push(check.onCatchAll(answer));
   const everyAddress = (outcome: Outcome, facts: DomainFacts) => check.addresses.forEach((address) => report(address, outcome, facts));
 
   const servers = dnsServers();
@@ -71,7 +72,7 @@ export async function checkDomain(check: DomainCheck): Promise<void> {
   if (found.kind === 'none') everyAddress(final('invalid', noMailReason[found.reason]), { provider: null, mxHost: null });
   else if (found.kind === 'temporary')
     everyAddress({ kind: 'temporary', reason: `DNS: ${found.reason}` }, { provider: null, mxHost: null });
-  else await converse(check, found.hosts, report);
+  else await converse(check, found.hosts, report, keepCatchAll);
   await Promise.all(reports);
 }
 
@@ -95,7 +96,12 @@ async function openProbe(hosts: MailHost[], options: ProbeOptions): Promise<Open
   return failure;
 }
 
-async function converse(check: DomainCheck, hosts: MailHost[], report: (address: string, outcome: Outcome, facts: DomainFacts) => void) {
+async function converse(
+  check: DomainCheck,
+  hosts: MailHost[],
+  report: (address: string, outcome: Outcome, facts: DomainFacts) => void,
+  keepCatchAll: (answer: boolean) => void,
+) {
   const options = probeOptions();
   const provider = providerOf(hosts.map((host) => host.host));
   const queue = [...check.addresses];
@@ -111,7 +117,7 @@ async function converse(check: DomainCheck, hosts: MailHost[], report: (address:
   let catchAll = check.catchAll;
   if (catchAll === undefined) {
     catchAll = catchAllAnswer(await first.probe.check(check.catchAllProbe));
-    if (catchAll !== undefined) await check.onCatchAll(catchAll);
+    if (catchAll !== undefined) keepCatchAll(catchAll);
   }
 
   /** Asks addresses off the shared queue on one connection after another, until the queue is empty. */

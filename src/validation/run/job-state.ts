@@ -84,20 +84,56 @@ export async function loadJobState(job: ValidationJobDoc): Promise<JobState> {
   return { entries: chunks.flatMap((chunk) => JSON.parse(chunk!.entries) as WorkEntry[]), results, tries, catchAll, progress, nextOrder };
 }
 
-const ignoreDuplicate = (error: unknown) => {
-  if (!isDuplicateKey(error)) throw error;
-};
+type Note = Pick<ValidationNoteDoc, '_id' | 'kind'> & Partial<Pick<ValidationNoteDoc, 'domain' | 'catchAll' | 'address' | 'reason' | 'at'>>;
 
-/** Records a temporary answer for an address (its `count`-th), once. */
-export async function recordTry(jobId: string, address: string, count: number, reason: string, at: Date): Promise<void> {
-  await ValidationNote.create({ _id: `${jobId}:retry:${address}:${count}`, jobId, kind: 'retry', address, reason, at }).catch(
-    ignoreDuplicate,
-  );
-}
+/**
+ * Writes a run's notes, each once: the notes recorded while a write is
+ * under way go together in the next one (the domains checked at once each
+ * have a catch-all answer to keep at about the same moment).
+ */
+export class NoteWriter {
+  private readonly queued: Array<{ note: Note; written: () => void; failed: (error: unknown) => void }> = [];
+  private writing = false;
+  private readonly jobId: string;
 
-/** Records a domain's catch-all answer, once. */
-export async function recordCatchAll(jobId: string, domain: string, answer: boolean): Promise<void> {
-  await ValidationNote.create({ _id: `${jobId}:catch_all:${domain}`, jobId, kind: 'catch_all', domain, catchAll: answer }).catch(
-    ignoreDuplicate,
-  );
+  constructor(jobId: string) {
+    this.jobId = jobId;
+  }
+
+  /** Records a temporary answer for an address (its `count`-th). */
+  recordTry(address: string, count: number, reason: string, at: Date): Promise<void> {
+    return this.add({ _id: `${this.jobId}:retry:${address}:${count}`, kind: 'retry', address, reason, at });
+  }
+
+  /** Records a domain's catch-all answer. */
+  recordCatchAll(domain: string, answer: boolean): Promise<void> {
+    return this.add({ _id: `${this.jobId}:catch_all:${domain}`, kind: 'catch_all', domain, catchAll: answer });
+  }
+
+  private add(note: Note): Promise<void> {
+    return new Promise((written, failed) => {
+      this.queued.push({ note, written, failed });
+      if (!this.writing) void this.writeQueued();
+    });
+  }
+
+  private async writeQueued() {
+    this.writing = true;
+    while (this.queued.length) {
+      const batch = this.queued.splice(0);
+      try {
+        await ValidationNote.insertMany(
+          batch.map(({ note }) => ({ ...note, jobId: this.jobId })),
+          { ordered: false },
+        ).catch((error: unknown) => {
+          // Written by an earlier try of the run.
+          if (!isDuplicateKey(error)) throw error;
+        });
+        for (const { written } of batch) written();
+      } catch (error) {
+        for (const { failed } of batch) failed(error);
+      }
+    }
+    this.writing = false;
+  }
 }

@@ -12,7 +12,7 @@ import type { WorkEntry } from '../validation-work.model.ts';
 import type { Outcome } from './conclusions.ts';
 import { checkDomain, type DomainFacts } from './domain-check.ts';
 import { closeEndedJob, endJob, isActiveJob, pauseJob, readJob, takeLease, writeProgress, type JobProgress } from './job-lifecycle.ts';
-import { loadJobState, recordCatchAll, recordTry, type JobState } from './job-state.ts';
+import { loadJobState, NoteWriter, type JobState } from './job-state.ts';
 import { Settler, type ResultDraft } from './settle.ts';
 
 /** Tries an address gets before it ends `unknown` when every answer was temporary. */
@@ -55,6 +55,7 @@ export async function runValidationJob(jobId: string, at?: string): Promise<void
 
 class JobRun {
   private readonly settler: Settler;
+  private readonly notes: NoteWriter;
   private readonly progress: JobProgress;
   private readonly deferred = new Set<string>();
   private halted: 'cancelled' | 'lost' | null = null;
@@ -70,6 +71,7 @@ class JobRun {
     this.state = state;
     this.progress = state.progress;
     this.settler = new Settler(job, this.progress, state.nextOrder);
+    this.notes = new NoteWriter(job._id);
   }
 
   private get stopping() {
@@ -179,7 +181,7 @@ class JobRun {
       addresses: [...byAddress.keys()],
       catchAll: this.state.catchAll.get(domain),
       catchAllProbe: madeUpAddress(this.job._id, domain),
-      onCatchAll: (answer) => recordCatchAll(this.job._id, domain, answer),
+      onCatchAll: (answer) => this.notes.recordCatchAll(domain, answer),
       report: (address, outcome, facts) => this.take(byAddress.get(address)!, outcome, facts),
       shouldStop: () => this.stopping,
     });
@@ -202,7 +204,7 @@ class JobRun {
       return void this.conclude(entry, { status: 'unknown', reason: 'greylisted_or_temporary', detail: outcome.reason, ...shared });
     if (this.stopping) return;
     const at = now();
-    await recordTry(this.job._id, entry.address, triesSoFar + 1, outcome.reason, at);
+    await this.notes.recordTry(entry.address, triesSoFar + 1, outcome.reason, at);
     this.state.tries.set(entry.address, { count: triesSoFar + 1, lastAt: at, lastReason: outcome.reason });
     this.deferred.add(entry.address);
   }

@@ -26,8 +26,12 @@ export type SettleStop = 'credits' | 'closed' | 'lost';
 
 type Settling = Pick<ValidationResultDoc, '_id' | 'order' | 'billable' | 'reused' | 'status' | 'provider' | 'isRole' | 'isFree' | 'leads'>;
 
-/** Results settled together: one insert, one charge, one lead write. */
-const maxBatch = 50;
+/**
+ * The most results settled together (one insert, one charge, one lead
+ * write): a batch takes whatever concluded while the last one was settled,
+ * so settling keeps up with the conversations in fewer, larger writes.
+ */
+const maxBatch = 250;
 
 /**
  * Settles a job's results in the order they are concluded, a batch at a

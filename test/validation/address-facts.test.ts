@@ -22,6 +22,23 @@ describe('addressFacts', () => {
   );
 });
 
+describe('addressFacts on addresses read without the full parser', () => {
+  it.each([
+    ["O'Neil@X.io", { address: "o'neil@x.io", local: "o'neil", domain: 'x.io' }],
+    ['{x}+y@mail.acme-corp.co.uk', { address: '{x}+y@mail.acme-corp.co.uk', local: '{x}+y', domain: 'mail.acme-corp.co.uk' }],
+    ['  Support@Acme.io ', { address: 'support@acme.io', isRole: true }],
+    ['a@-b.io', { domain: '-b.io' }],
+    ['ada@[127.0.0.1]', { address: 'ada@[127.0.0.1]', domain: '[127.0.0.1]' }],
+    ['ada (the first)@acme.io', { address: 'ada (the first)@acme.io', local: 'ada', domain: 'acme.io' }],
+  ])('%s', (input, facts) => {
+    expect(addressFacts(input)).toMatchObject(facts);
+  });
+
+  it.each(['.ada@acme.io', 'ada.@acme.io', 'a..da@acme.io', 'ada@acme..io', 'ada@acme.io.', 'ada@acme'])('refuses %j', (input) => {
+    expect(addressFacts(input)).toBeNull();
+  });
+});
+
 describe('providerOf', () => {
   it.each([
     [['aspmx.l.google.com', 'alt1.aspmx.l.google.com'], 'google'],

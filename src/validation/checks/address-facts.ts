@@ -107,18 +107,35 @@ let disposableDomains: Set<string> | undefined;
 const isDisposableDomain = (domain: string) => (disposableDomains ??= disposableEmailBlocklistSet()).has(domain);
 
 /**
+ * A plain address: a dot-atom local part, a domain of letters, digits and
+ * hyphens with a dot. The parser reads one exactly as written (its local
+ * part and domain are the two sides of the @), so it is not run for one:
+ * most addresses are plain, and the parser costs about 30 µs an address.
+ */
+const plainAddress = /^([a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i;
+
+/** The addr-spec as written, its local part and its domain, or null when it is not a mailbox. */
+function addrSpec(input: string): { address: string; local: string; domain: string } | null {
+  const plain = plainAddress.exec(input);
+  if (plain) return { address: input, local: plain[1]!, domain: plain[2]! };
+  const parsed = emailAddresses.parseOneAddress({ input, rejectTLD: true });
+  if (!parsed || parsed.type !== 'mailbox') return null;
+  return { address: parsed.parts.address.tokens.trim(), local: parsed.local, domain: parsed.domain };
+}
+
+/**
  * The facts of an address, or null when it is not one (RFC 5322 addr-spec,
  * parsed by email-addresses; a domain needs a dot, as mail on the internet
  * does). Comparison is without case.
  */
 export function addressFacts(input: string): AddressFacts | null {
-  const parsed = emailAddresses.parseOneAddress({ input: input.trim(), rejectTLD: true });
-  if (!parsed || parsed.type !== 'mailbox') return null;
-  const local = parsed.local.toLowerCase();
-  const domain = parsed.domain.toLowerCase();
+  const spec = addrSpec(input.trim());
+  if (!spec) return null;
+  const local = spec.local.toLowerCase();
+  const domain = spec.domain.toLowerCase();
   const base = local.split('+')[0]!.replace(/[._-]/g, '');
   return {
-    address: parsed.parts.address.tokens.trim().toLowerCase(),
+    address: spec.address.toLowerCase(),
     local,
     domain,
     isRole: roleLocals.has(local.split('+')[0]!) || roleLocals.has(base),

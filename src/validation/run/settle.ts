@@ -101,6 +101,8 @@ export class Settler {
   private async settleWaiting() {
     const batch = this.waiting.splice(0, maxBatch);
     if (!batch.length) return;
+    const createdAt = new Date();
+    // Complete as the schema stores them: inserted lean, without a mongoose document built and validated for each.
     const docs = batch.map(({ entry, draft }) => ({
       _id: `${this.jobId}:${entry.address}`,
       jobId: this.jobId,
@@ -110,9 +112,10 @@ export class Settler {
       leads: entry.leads,
       billable: !draft.reused && billableStatuses.includes(draft.status),
       ...draft,
+      createdAt,
     }));
     try {
-      await ValidationResult.insertMany(docs, { ordered: false });
+      await ValidationResult.insertMany(docs, { ordered: false, lean: true });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       // Another run of the job stored some of these: it holds the job now. Take back the rest and stop.

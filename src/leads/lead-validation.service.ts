@@ -19,6 +19,8 @@ export interface LeadToValidate {
 
 /** The most leads one validation job selects through a filter. */
 export const maxFilteredLeads = 100_000;
+/** Leads read per round trip (the store's default is a few hundred; these are a few small fields each). */
+const readBatch = 5_000;
 
 const fields = { email: 1, email_status: 1, email_provider: 1, email_is_role: 1, email_is_free: 1, email_validated_at: 1 } as const;
 type ValidationFields = Pick<
@@ -51,7 +53,9 @@ export async function leadsToValidate(
   const { workspaceId } = principal;
   if (selection.lead_ids) {
     const ids = [...new Set(selection.lead_ids)];
-    const docs = await Lead.find({ workspaceId, _id: { $in: ids } }, fields).lean<ValidationFields[]>();
+    const docs = await Lead.find({ workspaceId, _id: { $in: ids } }, fields)
+      .batchSize(readBatch)
+      .lean<ValidationFields[]>();
     const byId = new Map(docs.map((doc) => [doc._id, toLeadToValidate(doc)]));
     const found = ids.flatMap((id) => byId.get(id) ?? []);
     return { leads: found, missing: ids.length - found.length };
@@ -61,6 +65,7 @@ export async function leadsToValidate(
   const docs = await Lead.find(filter, fields)
     .sort({ createdAt: -1, _id: -1 })
     .limit(maxFilteredLeads + 1)
+    .batchSize(readBatch)
     .lean<ValidationFields[]>();
   if (docs.length > maxFilteredLeads) {
     throw fieldError({

@@ -91,12 +91,13 @@ export async function startValidation(
   const jobId = randomUUID();
   const chunks = Math.ceil(entries.length / chunkSize);
   try {
-    for (let n = 0; n < chunks; n++)
-      await ValidationWork.create({
+    await ValidationWork.insertMany(
+      Array.from({ length: chunks }, (_, n) => ({
         _id: `${jobId}:${n}`,
         jobId,
         entries: JSON.stringify(entries.slice(n * chunkSize, (n + 1) * chunkSize)),
-      });
+      })),
+    );
     const job = await ValidationJob.create({
       _id: jobId,
       workspaceId,

@@ -32,6 +32,9 @@ type Settling = Pick<ValidationResultDoc, '_id' | 'order' | 'billable' | 'reused
  * so settling keeps up with the conversations in fewer, larger writes.
  */
 const maxBatch = 250;
+/** Fewer results waiting than this, a batch first waits gatherMs for more: each batch costs four commands whatever its size. */
+const enoughForBatch = 100;
+const gatherMs = 50;
 
 /**
  * Settles a job's results in the order they are concluded, a batch at a
@@ -49,6 +52,9 @@ export class Settler {
   failure: unknown = null;
   private tail: Promise<void> = Promise.resolve();
   private readonly waiting: Array<{ entry: WorkEntry; draft: ResultDraft }> = [];
+  /** Set while idle() waits: batches go at once. */
+  private hurry = false;
+  private wake: (() => void) | null = null;
   private nextOrder: number;
   private readonly jobId: string;
   private readonly workspaceId: string;
@@ -82,7 +88,13 @@ export class Settler {
 
   /** Resolves once every queued result is settled; throws what stopped settling if it failed. */
   async idle(): Promise<void> {
-    await this.tail;
+    this.hurry = true;
+    this.wake?.();
+    try {
+      await this.tail;
+    } finally {
+      this.hurry = false;
+    }
     if (this.failure) throw this.failure;
   }
 
@@ -99,6 +111,7 @@ export class Settler {
   }
 
   private async settleWaiting() {
+    if (this.waiting.length && this.waiting.length < enoughForBatch && !this.hurry) await this.gather();
     const batch = this.waiting.splice(0, maxBatch);
     if (!batch.length) return;
     const createdAt = new Date();
@@ -125,6 +138,14 @@ export class Settler {
       return;
     }
     await this.chargeAndApply(docs);
+  }
+
+  private async gather() {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, gatherMs);
+      this.wake = () => (clearTimeout(timer), resolve());
+    });
+    this.wake = null;
   }
 
   /** Charges the batch's billable results in one charge (what the balance covers, when it cannot pay for all), then applies what was paid for. */

@@ -55,12 +55,14 @@ export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
     WebhookAttempt,
     made.map(({ record }) => record),
   );
+  // Only what the attempts changed is written: a change made meanwhile (disabled by hand) stays.
   for (const { hook } of new Map(planned.map((attempt) => [attempt.hook._id, attempt])).values()) {
     const state = endpoints.get(hook._id)!;
-    if (state.enabled !== hook.enabled || state.failingSince?.getTime() !== hook.failingSince?.getTime()) {
-      const { enabled, disabledReason, failingSince } = state;
-      await Webhook.updateOne({ _id: hook._id }, { $set: { enabled, disabledReason, failingSince } });
-    }
+    const changed = {
+      ...(state.enabled !== hook.enabled && { enabled: state.enabled, disabledReason: state.disabledReason }),
+      ...(state.failingSince?.getTime() !== hook.failingSince?.getTime() && { failingSince: state.failingSince }),
+    };
+    if (Object.keys(changed).length) await Webhook.updateOne({ _id: hook._id }, { $set: changed });
   }
   for (const { record, retryInMs } of made) {
     if (retryInMs !== null && recorded.has(record._id))

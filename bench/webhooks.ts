@@ -84,11 +84,17 @@ const emittedAt = new Map<string, number>();
 const started = performance.now();
 let peakRss = process.memoryUsage.rss();
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-for (let n = 0; n < eventCount; n++) {
-  const at = performance.now();
-  const id = await emitEvent(workspace.workspaceId, 'webhook.test', { webhook_id: webhook.id, message: `event ${n}` }, `bench-${n}`);
-  emittedAt.set(id, at);
-}
+// As many emitters at once as POSTs go out at once (requests and jobs emit side by side in a service).
+let nextEvent = 0;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    for (let n = nextEvent++; n < eventCount; n = nextEvent++) {
+      const at = performance.now();
+      const id = await emitEvent(workspace.workspaceId, 'webhook.test', { webhook_id: webhook.id, message: `event ${n}` }, `bench-${n}`);
+      emittedAt.set(id, at);
+    }
+  }),
+);
 const emitSeconds = (performance.now() - started) / 1000;
 await allArrived(eventCount);
 clearInterval(sampler);

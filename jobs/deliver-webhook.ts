@@ -1,4 +1,5 @@
-import { attemptDelivery, giveUpAttempt } from '../src/webhooks/deliveries.ts';
+import { giveUpAttempt } from '../src/webhooks/attempts.ts';
+import { attemptDelivery } from '../src/webhooks/deliveries.ts';
 import { deliverWebhookJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

@@ -11,6 +11,11 @@ export interface Subscriber {
   name: string;
   on: readonly EventType[];
   handle(event: StoredEvent): Promise<void>;
+  /**
+   * Many events at once, with a few writes for all of them (a busy outbox hands on hundreds a second). When it
+   * fails, the dispatcher hands each event to `handle` alone, so only the event at fault is tried again later.
+   */
+  handleMany?(events: StoredEvent[]): Promise<void>;
 }
 
 export const defineSubscriber = (subscriber: Subscriber) => subscriber;

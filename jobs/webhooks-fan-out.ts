@@ -8,4 +8,9 @@ import { defineSubscriber } from './subscriber-definition.ts';
  * mid-attempt leaves the event in the outbox, and the next one makes the
  * attempt again, with the same webhook-id).
  */
-export const webhooksFanOutSubscriber = defineSubscriber({ name: 'webhooks.fan-out', on: eventTypes, handle: fanOut });
+export const webhooksFanOutSubscriber = defineSubscriber({
+  name: 'webhooks.fan-out',
+  on: eventTypes,
+  handle: (event) => fanOut([event]),
+  handleMany: fanOut,
+});

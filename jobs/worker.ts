@@ -92,6 +92,9 @@ async function queueFillingSettled(processor: AgendaProcessorState | undefined) 
   await sleep(50); // the unlock Agenda starts last without awaiting it
 }
 
+/** Events the dispatcher holds at once: enough for a busy outbox to be handed on in batches of a hundred. */
+const eventsInHand = 200;
+
 /** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
@@ -102,7 +105,7 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
   for (const { contract } of jobRegistry) {
     if (contract.every) await worker.every(typeof contract.every === 'function' ? contract.every() : contract.every, contract.name, {});
   }
-  const dispatcher = startEventDispatcher({ concurrency: options.concurrency, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
+  const dispatcher = startEventDispatcher({ concurrency: eventsInHand, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
   log.info('worker started', { jobs: jobRegistry.map((j) => j.contract.name) });
   return {
     stop: async () => {

@@ -65,9 +65,10 @@ function preparePatchedModule(go: string) {
   for (const file of readdirSync(patchedModuleDir, { recursive: true, encoding: 'utf8' })) {
     chmodSync(join(patchedModuleDir, file), statSync(join(patchedModuleDir, file)).isDirectory() ? 0o755 : 0o644);
   }
+  // In the order of their numbers (as text, 10 would come before 2).
   for (const diff of readdirSync(patchDir)
     .filter((file) => file.endsWith('.diff'))
-    .sort()) {
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))) {
     // Outside any repository (the ceiling keeps git from finding this project's), git apply patches the files under cwd.
     const applied = spawnSync('git', ['apply', '--whitespace=nowarn', join(patchDir, diff)], {
       cwd: patchedModuleDir,

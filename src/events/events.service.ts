@@ -1,4 +1,5 @@
 import { v5 as nameBasedId } from 'uuid';
+import { groupedInsert } from '../db/insert-new.ts';
 import { releaseTurn, takeTurn } from '../db/turns.ts';
 import { eventData, type EventData, type EventType } from './event-types.ts';
 import { Event, EventDispatchTurn, type EventDoc } from './event.model.ts';
@@ -22,6 +23,9 @@ export function onEventStored(listener: () => void): () => void {
   return () => storedListeners.delete(listener);
 }
 
+/** Events emitted at once in this process are stored with one insert. */
+const insertEvent = groupedInsert<Omit<EventDoc, 'tries'>>(Event);
+
 /**
  * Records that something happened, for the subscribers. `subject` names
  * what the event is about (a run id): the same type and subject always give
@@ -34,9 +38,10 @@ export function onEventStored(listener: () => void): () => void {
 export async function emitEvent<T extends EventType>(workspaceId: string, type: T, data: EventData<T>, subject: string): Promise<string> {
   const id = nameBasedId(`${type}\n${subject}`, eventIdNamespace);
   const stored = { workspaceId, type, data: eventData[type].parse(data) };
-  // One write: the event if new, and due (again, for a retried emitter) either way. The outbox's times are
-  // wall-clock, shared by every process whatever clock a test sets in one.
-  await Event.updateOne({ _id: id }, { $setOnInsert: stored, $set: { dueAt: new Date() } }, { upsert: true });
+  // One write: the event, due. An emitter that runs again finds it stored and makes it due again. The outbox's
+  // times are wall-clock, shared by every process whatever clock a test sets in one.
+  const dueAt = new Date();
+  if (!(await insertEvent({ _id: id, ...stored, dueAt, createdAt: dueAt }))) await Event.updateOne({ _id: id }, { $set: { dueAt } });
   for (const listener of storedListeners) listener();
   return id;
 }

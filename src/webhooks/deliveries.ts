@@ -1,14 +1,13 @@
 import { v5 as nameBasedId } from 'uuid';
 import type { z } from 'zod';
 import { deliverWebhookJob } from '../jobs/contracts.ts';
-import { enqueue, enqueueAt } from '../jobs/queue.ts';
+import { enqueue } from '../jobs/queue.ts';
 import type { webhookDelivery } from '../../schema/webhooks.ts';
 import { nowMs } from '../clock.ts';
-import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { insertNew } from '../db/insert-new.ts';
 import { notFound } from '../errors/app-error.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
-import { openSecret } from '../secrets/secret-box.ts';
-import { sendWebhook } from './send-webhook.ts';
+import { makeAttempts, type PlannedAttempt } from './attempts.ts';
 import {
   attemptId,
   Webhook,
@@ -21,10 +20,6 @@ import {
 
 type DeliveryOut = z.infer<typeof webhookDelivery>;
 
-/** The wait before each attempt: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (Standard Webhooks' schedule). */
-export const attemptDelaysMs = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-/** An endpoint whose attempts have all failed for this long is disabled. */
-const failingLimitMs = 5 * 86_400_000;
 const deliveryNamespace = 'a3c5e1f2-7b9d-4c8e-9f0a-1b2c3d4e5f60';
 const deliveryIdOf = (webhookId: string, eventId: string) => nameBasedId(`${webhookId}\n${eventId}`, deliveryNamespace);
 
@@ -34,102 +29,51 @@ const subscribes = (hook: WebhookDoc, event: StoredEvent) =>
     : hook.events.includes('*') || hook.events.includes(event.type);
 
 /**
- * One delivery per enabled endpoint of the workspace that wants the event,
- * its first attempt made here, at once (later ones are jobs of their own).
- * Safe to run again: a delivery exists once, and an attempt recorded is
- * not made again.
+ * One delivery per enabled endpoint of the event's workspace that wants it,
+ * for many events at once (one read of their endpoints, one insert of their
+ * deliveries), and each delivery's first attempt made here, at once (later
+ * ones are jobs of their own). Safe to run again: a delivery exists once, and
+ * an attempt recorded is not made again.
  */
-export async function fanOut(event: StoredEvent): Promise<void> {
-  const hooks = await Webhook.find({ workspaceId: event.workspaceId }).lean<WebhookDoc[]>();
-  await Promise.all(
+export async function fanOut(events: StoredEvent[]): Promise<void> {
+  const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
+  const hooks = await Webhook.find({ workspaceId: { $in: workspaceIds } }).lean<WebhookDoc[]>();
+  const planned: PlannedAttempt[] = events.flatMap((event) =>
     hooks
-      .filter((h) => h.enabled && subscribes(h, event))
-      .map(async (hook) => {
-        const _id = deliveryIdOf(hook._id, event.id);
-        const created = await WebhookDelivery.create({
-          _id,
-          workspaceId: event.workspaceId,
-          webhookId: hook._id,
-          eventId: event.id,
-          eventType: event.type,
-        }).then(
-          () => true,
-          (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
-        );
-        // A delivery made just now has no attempt yet; one made by an earlier hand-on may have its first recorded.
-        if (created || !(await WebhookAttempt.exists({ _id: attemptId(_id, 0) }))) await attempt(hook, event, _id, 0);
-      }),
+      .filter((hook) => hook.workspaceId === event.workspaceId && hook.enabled && subscribes(hook, event))
+      .map((hook) => ({ hook, event, deliveryId: deliveryIdOf(hook._id, event.id), n: 0 })),
   );
+  const created = await insertNew(
+    WebhookDelivery,
+    planned.map(({ hook, event, deliveryId }) => ({
+      _id: deliveryId,
+      workspaceId: event.workspaceId,
+      webhookId: hook._id,
+      eventId: event.id,
+      eventType: event.type,
+      createdAt: new Date(),
+    })),
+  );
+  // A delivery made just now has no attempt yet; one made by an earlier hand-on may have its first recorded.
+  const again = planned.filter(({ deliveryId }) => !created.has(deliveryId)).map(({ deliveryId }) => attemptId(deliveryId, 0));
+  const recorded = new Set(
+    again.length
+      ? (await WebhookAttempt.find({ _id: { $in: again } }, { _id: 1 }).lean<Array<{ _id: string }>>()).map(({ _id }) => _id)
+      : [],
+  );
+  await makeAttempts(planned.filter(({ deliveryId }) => !recorded.has(attemptId(deliveryId, 0))));
 }
 
-/** The body every attempt sends, the same each time: `{ type, timestamp, data }`. */
-const bodyOf = (event: StoredEvent) => JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
-
 /**
- * Attempt `n` of a delivery: sent unless it was recorded already, recorded
- * once, and the next one scheduled. A worker that dies mid-attempt leaves
- * it unrecorded: the job runs again and the receiver gets the same
- * `webhook-id` again (at least once).
+ * Attempt `n` of a delivery, unless it was recorded already. A worker that
+ * dies mid-attempt leaves it unrecorded: the job runs again and the receiver
+ * gets the same `webhook-id` again (at least once).
  */
 export async function attemptDelivery(deliveryId: string, n: number): Promise<void> {
   const delivery = await WebhookDelivery.findById(deliveryId).lean<DeliveryDoc>();
   if (!delivery || (await WebhookAttempt.exists({ _id: attemptId(deliveryId, n) }))) return;
   const [hook, event] = await Promise.all([Webhook.findById(delivery.webhookId).lean<WebhookDoc>(), getEvent(delivery.eventId)]);
-  if (hook && event) await attempt(hook, event, deliveryId, n);
-}
-
-/** Attempt `n` of the delivery of `event` to `hook`, not recorded yet: sent, recorded once, the next one scheduled. */
-async function attempt(hook: WebhookDoc, event: StoredEvent, deliveryId: string, n: number): Promise<void> {
-  const now = nowMs();
-  const record = (fields: Partial<AttemptDoc> & Pick<AttemptDoc, 'outcome' | 'durationMs'>) =>
-    WebhookAttempt.create({ _id: attemptId(deliveryId, n), deliveryId, n, attemptedAt: new Date(nowMs()), ...fields }).then(
-      () => true,
-      (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
-    );
-  if (!hook.enabled)
-    return void (await record({
-      outcome: 'failed',
-      durationMs: 0,
-      error: `the endpoint is disabled (${hook.disabledReason ?? 'manual'})`,
-    }));
-
-  const secrets = hook.secrets.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now).map((s) => openSecret(s.sealed));
-  const sent = await sendWebhook(hook.url, { id: event.id, secrets }, bodyOf(event));
-  const base = { statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error };
-  if (sent.error === null) {
-    await record({ ...base, outcome: 'delivered' });
-    if (hook.failingSince) await Webhook.updateOne({ _id: hook._id }, { $set: { failingSince: null } });
-    return;
-  }
-  const failingSince = hook.failingSince?.getTime() ?? now;
-  const disable = sent.statusCode === 410 ? 'gone' : nowMs() - failingSince >= failingLimitMs ? 'failing' : null;
-  if (disable) await Webhook.updateOne({ _id: hook._id }, { $set: { enabled: false, disabledReason: disable } });
-  else if (!hook.failingSince) await Webhook.updateOne({ _id: hook._id }, { $set: { failingSince: new Date(now) } });
-  const delay = n + 1 < attemptDelaysMs.length && !disable ? Math.max(attemptDelaysMs[n + 1]!, sent.retryAfterMs ?? 0) : null;
-  const nextAttemptAt = delay === null ? null : new Date(nowMs() + delay);
-  if ((await record({ ...base, outcome: nextAttemptAt ? 'retry' : 'failed', nextAttemptAt })) && nextAttemptAt) {
-    await enqueueAt(deliverWebhookJob, new Date(Date.now() + delay!), { deliveryId, attempt: n + 1 });
-  }
-}
-
-/** A worker kept dying on the attempt: it is recorded as failed, and the schedule goes on. */
-export async function giveUpAttempt(deliveryId: string, n: number, reason: string): Promise<void> {
-  const delay = n + 1 < attemptDelaysMs.length ? attemptDelaysMs[n + 1]! : null;
-  const nextAttemptAt = delay === null ? null : new Date(nowMs() + delay);
-  const recorded = await WebhookAttempt.create({
-    _id: attemptId(deliveryId, n),
-    deliveryId,
-    n,
-    durationMs: 0,
-    error: reason,
-    outcome: nextAttemptAt ? 'retry' : 'failed',
-    nextAttemptAt,
-    attemptedAt: new Date(nowMs()),
-  }).then(
-    () => true,
-    (error: unknown) => (isDuplicateKey(error) ? false : Promise.reject(error)),
-  );
-  if (recorded && nextAttemptAt) await enqueueAt(deliverWebhookJob, new Date(Date.now() + delay!), { deliveryId, attempt: n + 1 });
+  if (hook && event) await makeAttempts([{ hook, event, deliveryId, n }]);
 }
 
 function toDelivery(doc: DeliveryDoc, attempts: AttemptDoc[]): DeliveryOut {

@@ -112,4 +112,44 @@ describe('domain events', () => {
     await expect(emitEvent('ws-1', 'scrape.run.completed', { ...ended, pages: 'three' } as never, 'another-run')).rejects.toThrow(/pages/);
     expect(await collection('events').countDocuments()).toBe(before);
   });
+
+  it('hands a batch its subscriber failed on to it one event at a time, so only the event at fault is tried again', async () => {
+    const poison = 'poisoned-run';
+    const seen: Array<{ ids: string[]; many: boolean }> = [];
+    const fails = (event: StoredEvent) => (event.data as { url: string }).url.endsWith(poison);
+    const subscriber: Subscriber = {
+      name: 'batcher',
+      on: ['scrape.run.completed'],
+      handleMany: async (events) => {
+        seen.push({ ids: events.map((event) => event.id), many: true });
+        if (events.some(fails)) throw new Error('one event of the batch is bad');
+      },
+      handle: async (event) => {
+        seen.push({ ids: [event.id], many: false });
+        if (fails(event)) throw new Error('this event is bad');
+      },
+    };
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, (_, n) =>
+        emitEvent('ws-5', 'scrape.run.completed', { ...ended, url: `http://127.0.0.1/${n === 3 ? poison : n}` }, `batch-${n}`),
+      ),
+    );
+    const dispatcher = startEventDispatcher({ concurrency: 20, subscribers: [subscriber], turnMs: 5_000 });
+    await until(async () => (await collection('events').findOne({ _id: ids[3] as never }))?.tries === 1);
+    await until(async () => (await collection('events').countDocuments({ _id: { $in: ids as never[] }, dueAt: { $exists: true } })) === 1);
+    await dispatcher.stop(1_000);
+    const handedAlone = seen.filter((call) => !call.many).flatMap((call) => call.ids);
+    expect(seen.some((call) => call.many && call.ids.length > 1)).toBe(true);
+    expect(handedAlone.filter((id) => id === ids[3])).toHaveLength(1);
+    for (const id of ids.filter((_, n) => n !== 3)) expect(seen.filter((call) => call.ids.includes(id)).length).toBeLessThanOrEqual(2);
+    expect((await collection('events').findOne({ _id: ids[3] as never }))!.dueAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('stores events emitted at once each once, under their own ids', async () => {
+    const subjects = Array.from({ length: 30 }, (_, n) => `together-${n % 20}`);
+    const ids = await Promise.all(subjects.map((subject) => emitEvent('ws-6', 'scrape.run.completed', ended, subject)));
+    expect(new Set(ids).size).toBe(20);
+    expect(await collection('events').countDocuments({ workspaceId: 'ws-6' })).toBe(20);
+    expect(await collection('events').countDocuments({ workspaceId: 'ws-6', dueAt: { $exists: true } })).toBe(20);
+  });
 });

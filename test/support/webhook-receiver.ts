@@ -12,6 +12,8 @@ type Answer = { status: number; headers?: Record<string, string>; delayMs?: numb
 export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
+  /** The most requests under way at once since the last reset. */
+  peakInFlight: number;
   /** Answers for the next requests, in order; then 204. */
   answer(...answers: Answer[]): void;
   /** Waits until `count` requests have arrived. */
@@ -23,13 +25,16 @@ export interface WebhookReceiver {
 export function useWebhookReceiver(): WebhookReceiver {
   let site: FixtureSite;
   let queue: Answer[] = [];
+  let inFlight = 0;
   const receiver: WebhookReceiver = {
     url: '',
     received: [],
+    peakInFlight: 0,
     answer: (...answers) => void queue.push(...answers),
     reset: () => {
       queue = [];
       receiver.received.length = 0;
+      receiver.peakInFlight = 0;
     },
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
@@ -42,6 +47,8 @@ export function useWebhookReceiver(): WebhookReceiver {
   };
   beforeAll(async () => {
     site = await serveFixture(async (req, res) => {
+      receiver.peakInFlight = Math.max(receiver.peakInFlight, ++inFlight);
+      res.on('close', () => inFlight--);
       let body = '';
       for await (const chunk of req) body += chunk;
       receiver.received.push({ headers: req.headers, body, at: Date.now() });

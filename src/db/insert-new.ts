@@ -1,0 +1,50 @@
+import { isDuplicateKey } from './duplicate-key.ts';
+
+/**
+ * Inserts documents whose `_id` may be stored already (ids derived from what they record, so work done twice stores
+ * each once), with one insert for all: answers the ids this call stored; the others were there before, by anyone.
+ * The documents are stored as given, complete (their timestamps included): the schema's casting, defaults and
+ * validation are skipped, which on a hot path cost more than the insert.
+ */
+export async function insertNew<Doc extends { _id: string }>(
+  model: { insertMany(docs: Doc[], options: { ordered: false; lean: true }): Promise<unknown> },
+  docs: Doc[],
+): Promise<Set<string>> {
+  if (!docs.length) return new Set();
+  try {
+    await model.insertMany(docs, { ordered: false, lean: true });
+    return new Set(docs.map((doc) => doc._id));
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+    const failed = new Set(((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => index));
+    return new Set(docs.filter((_, index) => !failed.has(index)).map((doc) => doc._id));
+  }
+}
+
+/**
+ * A group commit: documents given within one turn of the event loop (concurrent emitters, say) are inserted
+ * together with insertNew. Each caller learns whether its document was stored now (true) or was there before.
+ */
+export function groupedInsert<Doc extends { _id: string }>(
+  collection: Parameters<typeof insertNew<Doc>>[0],
+): (doc: Doc) => Promise<boolean> {
+  let waiting: Array<{ doc: Doc; stored: (now: boolean) => void; failed: (error: unknown) => void }> = [];
+  const flush = async () => {
+    const group = waiting;
+    waiting = [];
+    try {
+      const inserted = await insertNew(
+        collection,
+        group.map(({ doc }) => doc),
+      );
+      for (const { doc, stored } of group) stored(inserted.has(doc._id));
+    } catch (error) {
+      for (const { failed } of group) failed(error);
+    }
+  };
+  return (doc) =>
+    new Promise((stored, failed) => {
+      if (!waiting.length) setImmediate(flush);
+      waiting.push({ doc, stored, failed });
+    });
+}

@@ -84,9 +84,12 @@ export async function startValidation(
   input: z.infer<typeof startValidationInput>,
 ): Promise<JobOut> {
   const { workspaceId } = principal;
+  // The leads are read while the balance is checked; a refusal for credits still comes before any about them.
+  const reading = leadsToValidate(principal, input);
+  reading.catch(() => undefined);
   const balances = await getBalances(workspaceId);
   if (balances.validation < 1 && !balances.overage) throw creditsExhausted('validation', 1, balances.validation);
-  const { leads, missing } = await leadsToValidate(principal, input);
+  const { leads, missing } = await reading;
   const { entries, noEmail } = workList(leads, input.force);
   const jobId = randomUUID();
   const chunks = Math.ceil(entries.length / chunkSize);

@@ -75,6 +75,7 @@ export class Settler {
 
   /** Queues the results an earlier run stored but may not have charged or written to their leads. */
   resettle(docs: ValidationResultDoc[]): Promise<void> {
+    if (!docs.length) return this.tail;
     return this.inTurn(async () => {
       const sorted = [...docs].sort((a, b) => a.order - b.order);
       const { next } = await usageOf(this.workspaceId, jobUsageAccount(this.jobId));

@@ -11,7 +11,7 @@ import { sendSteps, type CampaignPass, type StepOutcome } from './send-steps.ts'
 
 /** Due steps read at a time per campaign, and sent together (see sendSteps). */
 const batchSize = 500;
-const chunkSize = 32;
+const chunkSize = 64;
 /** Outcomes that moved an enrollment on: a batch with none of them (all claimed elsewhere) would only be read again. */
 const progressed: ReadonlySet<StepOutcome> = new Set(['sent', 'skipped', 'stopped', 'deferred', 'failed', 'interrupted']);
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { insertLean } from '../../db/lean-insert.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
@@ -37,9 +38,11 @@ export async function claimMessage(message: NewMessage): Promise<MessageDoc | nu
 /** Claims many messages with one insert: the ids claimed here (the others were claimed already, by anyone, ever). */
 export async function claimMessages(messages: NewMessage[]): Promise<Set<string>> {
   if (!messages.length) return new Set();
-  const docs = messages.map((message) => ({ ...message, status: 'claimed', attempts: 1 }));
   try {
-    await Message.insertMany(docs, { ordered: false });
+    await insertLean(
+      Message,
+      messages.map((message) => ({ ...message, status: 'claimed', attempts: 1 })),
+    );
     return new Set(messages.map((message) => message._id));
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;

@@ -1,18 +1,15 @@
 import { isDuplicateKey } from './duplicate-key.ts';
+import { insertLean } from './lean-insert.ts';
 
 /**
  * Inserts documents whose `_id` may be stored already (ids derived from what they record, so work done twice stores
- * each once), with one insert for all: answers the ids this call stored; the others were there before, by anyone.
- * The documents are stored as given, complete (their timestamps included): the schema's casting, defaults and
- * validation are skipped, which on a hot path cost more than the insert.
+ * each once), with one insert for all (insertLean: as mongoose would store them, without a mongoose document each):
+ * answers the ids this call stored; the others were there before, by anyone.
  */
-export async function insertNew<Doc extends { _id: string }>(
-  model: { insertMany(docs: Doc[], options: { ordered: false; lean: true }): Promise<unknown> },
-  docs: Doc[],
-): Promise<Set<string>> {
+export async function insertNew<Doc extends { _id: string }>(model: Parameters<typeof insertLean>[0], docs: Doc[]): Promise<Set<string>> {
   if (!docs.length) return new Set();
   try {
-    await model.insertMany(docs, { ordered: false, lean: true });
+    await insertLean(model, docs);
     return new Set(docs.map((doc) => doc._id));
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
-import { insertLean } from '../../db/lean-insert.ts';
+import { insertNew } from '../../db/insert-new.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
@@ -37,18 +37,10 @@ export async function claimMessage(message: NewMessage): Promise<MessageDoc | nu
 
 /** Claims many messages with one insert: the ids claimed here (the others were claimed already, by anyone, ever). */
 export async function claimMessages(messages: NewMessage[]): Promise<Set<string>> {
-  if (!messages.length) return new Set();
-  try {
-    await insertLean(
-      Message,
-      messages.map((message) => ({ ...message, status: 'claimed', attempts: 1 })),
-    );
-    return new Set(messages.map((message) => message._id));
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    const failed = new Set(((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => index));
-    return new Set(messages.filter((_, index) => !failed.has(index)).map((message) => message._id));
-  }
+  return insertNew(
+    Message,
+    messages.map((message) => ({ ...message, status: 'claimed', attempts: 1 })),
+  );
 }
 
 /**

@@ -85,22 +85,6 @@ describe('single-document atomicity on the embedded store, across clients', () =
     expect(await docs.findOne({ _id: 'once' as never })).toMatchObject({ n: 60 });
   });
 
-  it('counts every increment of racing bulk upserts once, beside racing inserts of the same documents', async () => {
-    const ids = Array.from({ length: 10 }, (_, n) => `k${n}`);
-    const bulk = ids.map((id) => ({ updateOne: { filter: { _id: id as never }, update: { $inc: { n: 1 } }, upsert: true } }));
-    const inserts = await race(40, async (db, n) => {
-      if (n % 4) return void (await db.collection('counted').bulkWrite(bulk, { ordered: false }));
-      return db
-        .collection('counted')
-        .insertOne({ _id: ids[n / 4]! as never, n: 0 })
-        .then(() => 'stored')
-        .catch((error: { code?: number }) => error.code);
-    });
-    expect(inserts.filter((r) => r !== undefined && r !== 'stored' && r !== 11000)).toEqual([]);
-    const counted = await dbs[0]!.collection('counted').find({}).sort({ _id: 1 }).toArray();
-    expect(counted.map((doc) => [doc._id, doc.n])).toEqual(ids.map((id) => [id, 30]));
-  });
-
   it('stores one of many racing inserts of a unique value, and refuses an update that would break it with 11000', async () => {
     const people = dbs[0]!.collection('people');
     await people.createIndex({ email: 1 }, { unique: true });

@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => site.close());
 beforeEach(() => model.reset());
 
-/** The data of the events of one type about one run, as stored on the outbox. */
+/** The data of the events of one type about one run, as stored on the outbox (a run ends, then announces it: polled). */
 const eventsAbout = async (type: string, runId: string) =>
   (await mongoose.connection.db!.collection('events').find({ type, 'data.id': runId }).toArray()).map((event) => event.data);
 
@@ -85,7 +85,7 @@ describe('an agent run with a language model', () => {
     expect(run.started_at).not.toBeNull();
     expect(run.finished_at).not.toBeNull();
 
-    expect(await eventsAbout('agent.run.completed', started.run_id)).toEqual([
+    await expect.poll(() => eventsAbout('agent.run.completed', started.run_id)).toEqual([
       expect.objectContaining({ id: started.run_id, status: 'completed', credits_charged: 5 }),
     ]);
     const leads = await leadsOfRun(server, apiKey, started.run_id);
@@ -130,7 +130,7 @@ describe('an agent run with a language model', () => {
     const started = await startRun(server, apiKey, { goal: 'Fintech CTOs' });
     const paused = await waitForRun(server, apiKey, started.run_id, (run) => run.status === 'paused');
     expect(paused.result_summary).toBe('Which city?');
-    expect(await eventsAbout('agent.run.paused', started.run_id)).toEqual([
+    await expect.poll(() => eventsAbout('agent.run.paused', started.run_id)).toEqual([
       expect.objectContaining({ status: 'paused', result_summary: 'Which city?' }),
     ]);
 
@@ -192,7 +192,7 @@ describe('an agent run with a language model', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/language model did not answer \(HTTP 503\)/);
     expect(run.error).not.toMatch(/\n\s+at /);
-    expect(await eventsAbout('agent.run.failed', started.run_id)).toEqual([
+    await expect.poll(() => eventsAbout('agent.run.failed', started.run_id)).toEqual([
       expect.objectContaining({ status: 'failed', error: run.error }),
     ]);
   });

@@ -38,6 +38,7 @@ type recordingCollection struct {
 	backends.Collection
 	inserted []*types.Document
 	updated  []*types.Document
+	before   []*types.Document // of each updated one, as it was read (nil when not known)
 }
 
 // InsertAll implements backends.Collection interface.
@@ -49,6 +50,15 @@ func (c *recordingCollection) InsertAll(_ context.Context, params *backends.Inse
 // UpdateAll implements backends.Collection interface.
 func (c *recordingCollection) UpdateAll(_ context.Context, params *backends.UpdateAllParams) (*backends.UpdateAllResult, error) {
 	c.updated = append(c.updated, params.Docs...)
+	for i := range params.Docs {
+		var before *types.Document
+		if i < len(params.Before) {
+			before = params.Before[i]
+		}
+
+		c.before = append(c.before, before)
+	}
+
 	return &backends.UpdateAllResult{Updated: int32(len(params.Docs))}, nil
 }
 
@@ -161,7 +171,7 @@ func (h *Handler) updateByIDs(ctx context.Context, db backends.Database, params 
 	}
 
 	if len(rec.updated) > 0 {
-		if _, err = c.UpdateAll(ctx, &backends.UpdateAllParams{Docs: rec.updated}); err != nil {
+		if _, err = c.UpdateAll(ctx, &backends.UpdateAllParams{Docs: rec.updated, Before: rec.before}); err != nil {
 			// an index refused a change: nothing was written
 			return nil, false, nil
 		}

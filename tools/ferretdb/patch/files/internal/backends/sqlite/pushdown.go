@@ -132,7 +132,7 @@ func (t *translator) shapesOf(field string) (fieldShapes, error) {
 		odd := metadata.OddValuesCondition(field)
 		q := fmt.Sprintf(
 			`SELECT EXISTS (SELECT 1 FROM %[1]q WHERE %[2]s), EXISTS (SELECT 1 FROM %[1]q WHERE %[2]s AND %[3]s = %[4]d)`,
-			t.meta.TableName, odd, metadata.FieldRank(field), metadata.RankArray,
+			t.meta.TableName, odd, t.meta.Rank(field), metadata.RankArray,
 		)
 		if err := t.db.QueryRowContext(t.ctx, q).Scan(&s.odd, &s.arrays); err != nil {
 			return s, lazyerrors.Error(err)
@@ -163,7 +163,7 @@ func (t *translator) withArrays(field string, c cond) (cond, error) {
 	}
 
 	return cond{
-		sql:  fmt.Sprintf("(%s) OR %s = %d", c.sql, metadata.FieldRank(field), metadata.RankArray),
+		sql:  fmt.Sprintf("(%s) OR %s = %d", c.sql, t.meta.Rank(field), metadata.RankArray),
 		args: c.args,
 	}, nil
 }
@@ -398,17 +398,17 @@ func scalar(v any) (rank int, val any, ok bool) {
 }
 
 // scalarCondition selects the documents whose field holds the scalar value (not inside an array).
-func scalarCondition(field string, rank int, val any) cond {
+func (t *translator) scalarCondition(field string, rank int, val any) cond {
 	if rank == metadata.RankNull {
 		// the value is NULL too: said for SQLite to seek the index past this column
 		return cond{
-			sql:   fmt.Sprintf("%s = %d AND %s IS NULL", metadata.FieldRank(field), rank, metadata.FieldValue(field)),
+			sql:   fmt.Sprintf("%s = %d AND %s IS NULL", t.meta.Rank(field), rank, t.meta.Value(field)),
 			exact: true,
 		}
 	}
 
 	return cond{
-		sql:   fmt.Sprintf("%s = %d AND %s = ?", metadata.FieldRank(field), rank, metadata.FieldValue(field)),
+		sql:   fmt.Sprintf("%s = %d AND %s = ?", t.meta.Rank(field), rank, t.meta.Value(field)),
 		args:  []any{val},
 		exact: true,
 	}
@@ -420,7 +420,7 @@ func (t *translator) equal(field string, value any) (cond, error) {
 		return dropped, nil
 	}
 
-	c := scalarCondition(field, rank, val)
+	c := t.scalarCondition(field, rank, val)
 
 	if field == "_id" && (rank == metadata.RankString || rank == metadata.RankObjectID) {
 		// FerretDB's own unique index on _id holds its JSON text
@@ -440,9 +440,9 @@ func (t *translator) notEqual(field string, value any) (cond, error) {
 
 	var c cond
 	if rank == metadata.RankNull {
-		c = cond{sql: fmt.Sprintf("%s != %d", metadata.FieldRank(field), rank), exact: true}
+		c = cond{sql: fmt.Sprintf("%s != %d", t.meta.Rank(field), rank), exact: true}
 	} else {
-		c = scalarCondition(field, rank, val)
+		c = t.scalarCondition(field, rank, val)
 		c.sql = "NOT (" + c.sql + ")"
 	}
 
@@ -494,14 +494,14 @@ func (t *translator) in(field string, operand any) (cond, error) {
 	for _, rank := range ranks {
 		vals := byRank[rank]
 		if rank == metadata.RankNull {
-			groups = append(groups, scalarCondition(field, rank, nil))
+			groups = append(groups, t.scalarCondition(field, rank, nil))
 			continue
 		}
 
 		groups = append(groups, cond{
 			sql: fmt.Sprintf(
 				"%s = %d AND %s IN (%s)",
-				metadata.FieldRank(field), rank, metadata.FieldValue(field), placeholders(len(vals)),
+				t.meta.Rank(field), rank, t.meta.Value(field), placeholders(len(vals)),
 			),
 			args:  vals,
 			exact: true,
@@ -529,7 +529,7 @@ func (t *translator) compare(field, op string, value any) (cond, error) {
 	sqlOp := map[string]string{"$gt": ">", "$gte": ">=", "$lt": "<", "$lte": "<="}[op]
 
 	return t.withArrays(field, cond{
-		sql:   fmt.Sprintf("%s = %d AND %s %s ?", metadata.FieldRank(field), rank, metadata.FieldValue(field), sqlOp),
+		sql:   fmt.Sprintf("%s = %d AND %s %s ?", t.meta.Rank(field), rank, t.meta.Value(field), sqlOp),
 		args:  []any{val},
 		exact: true,
 	})
@@ -562,7 +562,7 @@ func (t *translator) regex(field, pattern, options string) (cond, error) {
 		return dropped, nil
 	}
 
-	rank, value := metadata.FieldRank(field), metadata.FieldValue(field)
+	rank, value := t.meta.Rank(field), t.meta.Value(field)
 
 	c := cond{
 		sql:   fmt.Sprintf("%s = %d AND instr(%s, ?) > 0", rank, metadata.RankString, value),
@@ -671,7 +671,7 @@ func (t *translator) orderBy(sort *types.Document) (string, bool, error) {
 			return "", false, nil
 		}
 
-		columns = append(columns, metadata.FieldRank(field)+order, metadata.FieldValue(field)+order)
+		columns = append(columns, t.meta.Rank(field)+order, t.meta.Value(field)+order)
 	}
 
 	return " ORDER BY " + strings.Join(columns, ", "), true, nil

@@ -22,7 +22,8 @@ const enrollmentSchema = new Schema(
   },
   { timestamps: true, versionKey: false },
 );
-enrollmentSchema.index({ campaignId: 1, status: 1, nextDueAt: 1 });
+// The due steps in the order they are sent (nextDueAt, then _id): read from the index and stopped at the limit.
+enrollmentSchema.index({ campaignId: 1, status: 1, nextDueAt: 1, _id: 1 });
 enrollmentSchema.index({ workspaceId: 1, leadId: 1 });
 
 export type EnrollmentDoc = InferRawDocTypeFromSchema<typeof enrollmentSchema>;

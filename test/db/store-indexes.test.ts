@@ -113,4 +113,22 @@ describe('the embedded FerretDB', () => {
     expect(await planOf('id_index_probe', { n: 7 })).toContain('SCAN');
     expect(await collection.findOne({ _id: 'doc-7' })).toEqual({ _id: 'doc-7', n: 7 });
   });
+
+  it('takes writes in a collection dropped and made again, with other indexes, and answers from them', async () => {
+    const first = db.collection<{ _id: string; team: string; n: number }>('remade');
+    await first.createIndex({ team: 1 });
+    await first.insertMany(Array.from({ length: 20 }, (_, n) => ({ _id: `a-${n}`, team: `t-${n % 2}`, n })));
+    await first.updateOne({ _id: 'a-1' }, { $set: { team: 't-9' } });
+    await first.drop();
+
+    const again = db.collection<{ _id: string; team: string; n: number }>('remade');
+    await again.insertMany(Array.from({ length: 20 }, (_, n) => ({ _id: `b-${n}`, team: `t-${n % 4}`, n })));
+    await again.updateOne({ _id: 'b-1' }, { $set: { team: 't-9' } });
+    await again.createIndex({ n: 1 });
+    await again.updateMany({ n: { $gte: 10 } }, { $inc: { n: 100 } });
+    expect(await again.countDocuments({ team: 't-9' })).toBe(1);
+    expect(await again.countDocuments({ n: { $gte: 100 } })).toBe(10);
+    expect(await planOf('remade', { n: 115 })).toContain('USING INDEX');
+    expect(await again.findOne({ n: 115 })).toEqual({ _id: 'b-15', team: 't-3', n: 115 });
+  });
 });

@@ -224,6 +224,18 @@ func WrittenFields(db *fsql.DB, table string) []string {
 	return f
 }
 
+// forgetWrittenFields forgets the written fields of a dropped table (a table of the same name made later
+// starts without typed columns), or of every table of a dropped database when table is empty.
+func forgetWrittenFields(db *fsql.DB, table string) {
+	writtenFields.Range(func(key, _ any) bool {
+		if k := key.(tableKey); k.db == db && (table == "" || k.table == table) {
+			writtenFields.Delete(key)
+		}
+
+		return true
+	})
+}
+
 // tableColumns returns the names of the columns of a table.
 func tableColumns(ctx context.Context, db *fsql.DB, table string) (map[string]bool, error) {
 	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)

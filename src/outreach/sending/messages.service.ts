@@ -14,7 +14,15 @@ export const stepRecordId = (enrollmentId: string, step: number) => `${enrollmen
  * to the record by primary key.
  */
 export const newMessageId = (recordId: string, from: string) =>
-  `<${Buffer.from(recordId).toString('base64url')}.${randomBytes(6).toString('base64url')}@${from.split('@')[1] ?? 'localhost'}>`;
+  `<${Buffer.from(recordId).toString('base64url')}.${randomPart()}@${from.split('@')[1] ?? 'localhost'}>`;
+
+/** Random bytes for the Message-IDs' random parts, drawn from a pool filled a few KiB at once (a call per message costs more than its 6 bytes). */
+let randomPool = Buffer.alloc(0);
+let randomUsed = 0;
+function randomPart(): string {
+  if (randomUsed + 6 > randomPool.length) [randomPool, randomUsed] = [randomBytes(6 * 512), 0];
+  return randomPool.toString('base64url', randomUsed, (randomUsed += 6));
+}
 
 /** The record a Message-ID of ours names (see newMessageId), or null for any other Message-ID. */
 export function recordIdOf(messageId: string): string | null {

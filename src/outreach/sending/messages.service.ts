@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { insertNew } from '../../db/insert-new.ts';
+import { setEach } from '../lean-updates.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
@@ -100,8 +101,9 @@ const outcomeFields = (outcome: MessageOutcome) =>
 /** Writes many records' outcomes in one command. */
 export async function recordOutcomes(outcomes: Array<{ recordId: string; outcome: MessageOutcome }>): Promise<void> {
   if (!outcomes.length) return;
-  await Message.bulkWrite(
-    outcomes.map(({ recordId, outcome }) => ({ updateOne: { filter: { _id: recordId }, update: { $set: outcomeFields(outcome) } } })),
+  await setEach(
+    Message,
+    outcomes.map(({ recordId, outcome }) => ({ filter: { _id: recordId }, set: outcomeFields(outcome) })),
   );
 }
 

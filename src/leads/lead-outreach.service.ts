@@ -30,9 +30,22 @@ const toOutreachLead = (doc: LeadDoc): OutreachLead => ({
   unsubscribed: Boolean(doc.unsubscribedAt),
 });
 
+/** The fields toOutreachLead reads: a lead's other ones (search keys, validation, custom values) are not read for each send. */
+const outreachFields = {
+  email: 1,
+  full_name: 1,
+  company: 1,
+  title: 1,
+  domain: 1,
+  location: 1,
+  status: 1,
+  archivedAt: 1,
+  unsubscribedAt: 1,
+};
+
 /** The workspace's leads among `ids`, read by primary key (ids of other workspaces or of no lead are left out). */
 export async function leadsForOutreach(workspaceId: string, ids: string[]): Promise<Map<string, OutreachLead>> {
-  const docs = ids.length ? await Lead.find({ workspaceId, _id: { $in: [...new Set(ids)] } }).lean<LeadDoc[]>() : [];
+  const docs = ids.length ? await Lead.find({ workspaceId, _id: { $in: [...new Set(ids)] } }, outreachFields).lean<LeadDoc[]>() : [];
   return new Map(docs.map((doc) => [doc._id, toOutreachLead(doc)]));
 }
 

@@ -93,6 +93,22 @@ describe('the do-not-contact list', () => {
     ]);
   });
 
+  it('keeps the ids of entries as they were made (stored entries are found by them), whatever was computed before', () => {
+    const ids = () => [
+      suppressionId('workspace-1', 'ada@acme.test'),
+      suppressionId('workspace-1', '@acme.test'),
+      suppressionId('workspace-1', 'zoë@bücher.test'),
+    ];
+    const expected = [
+      '44d35838-026b-5989-96e2-5f2f2ac62874',
+      '8e02fee3-cb0c-5e1d-99c6-e5028c0867b1',
+      '3e145556-05e2-5069-9855-349af3baf1ea',
+    ];
+    expect(ids()).toEqual(expected);
+    expect(ids()).toEqual(expected);
+    expect(suppressionId('workspace-2', 'ada@acme.test')).not.toBe(expected[0]);
+  });
+
   it('suppresses one address for the engine, idempotently, with its source', async () => {
     const { workspaceId, apiKey } = await createTestWorkspace();
     expect(await suppressAddress(workspaceId, 'Ada@Acme.test', 'unsubscribe', 'unsubscribe_link')).toEqual({ added: true });

@@ -3,6 +3,7 @@ import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
+import { setEach } from '../lean-updates.ts';
 import { suppressedAmong } from '../suppressions/suppressions.service.ts';
 import { countForCampaign } from './campaign-progress.ts';
 import { Campaign, type CampaignDoc } from './campaign.model.ts';
@@ -147,22 +148,20 @@ export async function advanceEnrollments(done: StepDone[]): Promise<void> {
   const moving = done.filter((item): item is StepDone & { next: NextStep } => item.next !== null);
   const finishing = done.filter((item) => item.next === null);
   if (moving.length) {
-    await Enrollment.bulkWrite(
+    await setEach(
+      Enrollment,
       moving.map((item) => ({
-        updateOne: {
-          filter: { _id: item.enrollment._id, status: 'active', nextStep: item.enrollment.nextStep },
-          update: { $set: { nextStep: item.next.step, nextDueAt: item.next.dueAt, ...extra(item) } },
-        },
+        filter: { _id: item.enrollment._id, status: 'active', nextStep: item.enrollment.nextStep },
+        set: { nextStep: item.next.step, nextDueAt: item.next.dueAt, ...extra(item) },
       })),
     );
   }
   if (finishing.length) {
-    const finished = await Enrollment.bulkWrite(
+    const finished = await setEach(
+      Enrollment,
       finishing.map((item) => ({
-        updateOne: {
-          filter: { _id: item.enrollment._id, status: 'active' },
-          update: { $set: { ...endState('finished'), ...extra(item) } },
-        },
+        filter: { _id: item.enrollment._id, status: 'active' },
+        set: { ...endState('finished'), ...extra(item) },
       })),
     );
     if (finished.modifiedCount) await countForCampaign(finishing[0]!.enrollment.campaignId, { finished: finished.modifiedCount });

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { baseUrl } from '../../config.ts';
 import { signingKey } from '../../secrets/secret-box.ts';
 
@@ -7,7 +7,19 @@ import { signingKey } from '../../secrets/secret-box.ts';
  * record's id and an HMAC of it, so they cannot be forged or enumerated and
  * carry no readable address.
  */
-const key = () => signingKey('outreach-links');
+/**
+ * The signing key as a KeyObject, made once per key: createHmac given the
+ * raw bytes imports them into a new KeyObject on every call, which cost
+ * more than the HMAC itself (~0.07 ms of a message's ~3.5 ms of CPU).
+ * Keyed by signingKey's buffer, which is new when the master key changes.
+ */
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+function key(): KeyObject {
+  const bytes = signingKey('outreach-links');
+  let object = keyObjects.get(bytes);
+  if (!object) keyObjects.set(bytes, (object = createSecretKey(bytes)));
+  return object;
+}
 const mac = (purpose: string, recordId: string) =>
   createHmac('sha256', key()).update(`${purpose}\n${recordId}`).digest('base64url').slice(0, 32);
 

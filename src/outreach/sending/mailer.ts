@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { approvedAddresses, isLoopbackAddress } from '../../../outbound/address-guard.ts';
@@ -21,9 +20,8 @@ const pools = new Map<string, { fingerprint: string; transporter: Transporter }>
  */
 export async function transportFor(inboxId: string, smtp: SmtpSettings): Promise<Transporter> {
   const [address] = await approvedAddresses(smtp.host, addressPolicy());
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([smtp, address]))
-    .digest('hex');
+  // Compared as it is, not hashed: it is made for every message, and the transporter holds the same settings anyway.
+  const fingerprint = JSON.stringify([smtp, address]);
   const pooled = pools.get(inboxId);
   if (pooled?.fingerprint === fingerprint) return pooled.transporter;
   pooled?.transporter.close();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { insertNew } from '../../db/insert-new.ts';
+import { setEach } from '../lean-updates.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
@@ -14,7 +15,15 @@ export const stepRecordId = (enrollmentId: string, step: number) => `${enrollmen
  * to the record by primary key.
  */
 export const newMessageId = (recordId: string, from: string) =>
-  `<${Buffer.from(recordId).toString('base64url')}.${randomBytes(6).toString('base64url')}@${from.split('@')[1] ?? 'localhost'}>`;
+  `<${Buffer.from(recordId).toString('base64url')}.${randomPart()}@${from.split('@')[1] ?? 'localhost'}>`;
+
+/** Random bytes for the Message-IDs' random parts, drawn from a pool filled a few KiB at once (a call per message costs more than its 6 bytes). */
+let randomPool = Buffer.alloc(0);
+let randomUsed = 0;
+function randomPart(): string {
+  if (randomUsed + 6 > randomPool.length) [randomPool, randomUsed] = [randomBytes(6 * 512), 0];
+  return randomPool.toString('base64url', randomUsed, (randomUsed += 6));
+}
 
 /** The record a Message-ID of ours names (see newMessageId), or null for any other Message-ID. */
 export function recordIdOf(messageId: string): string | null {
@@ -92,8 +101,9 @@ const outcomeFields = (outcome: MessageOutcome) =>
 /** Writes many records' outcomes in one command. */
 export async function recordOutcomes(outcomes: Array<{ recordId: string; outcome: MessageOutcome }>): Promise<void> {
   if (!outcomes.length) return;
-  await Message.bulkWrite(
-    outcomes.map(({ recordId, outcome }) => ({ updateOne: { filter: { _id: recordId }, update: { $set: outcomeFields(outcome) } } })),
+  await setEach(
+    Message,
+    outcomes.map(({ recordId, outcome }) => ({ filter: { _id: recordId }, set: outcomeFields(outcome) })),
   );
 }
 

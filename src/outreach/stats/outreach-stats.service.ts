@@ -48,15 +48,18 @@ export interface ScopedEvents {
  */
 export async function recordOutreachEvents(entries: ScopedEvents[], at = nowMs()): Promise<void> {
   const buckets = new Map<string, { fields: Record<string, unknown>; inc: Record<string, number> }>();
+  // The periods once for all entries (the sending engine records a chunk's messages at once, each in four scopes).
+  const periods = [
+    { kind: 'h', period: String(hourIndex(at)), keepMs: keepHoursMs },
+    { kind: 'd', period: utcDay(at), keepMs: keepDaysMs },
+  ];
   for (const { scopes, events } of entries) {
     for (const scope of scopes) {
-      for (const [_id, fields] of [
-        [`${scope}:h:${hourIndex(at)}`, { scope, period: String(hourIndex(at)), expiresAt: new Date(at + keepHoursMs) }],
-        [`${scope}:d:${utcDay(at)}`, { scope, period: utcDay(at), expiresAt: new Date(at + keepDaysMs) }],
-      ] as const) {
-        const bucket = buckets.get(_id) ?? { fields, inc: {} };
+      for (const { kind, period, keepMs } of periods) {
+        const _id = `${scope}:${kind}:${period}`;
+        let bucket = buckets.get(_id);
+        if (!bucket) buckets.set(_id, (bucket = { fields: { scope, period, expiresAt: new Date(at + keepMs) }, inc: {} }));
         for (const event of events) bucket.inc[event] = (bucket.inc[event] ?? 0) + 1;
-        buckets.set(_id, bucket);
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { v5 as nameBasedId } from 'uuid';
+import { v5 as nameBasedId, parse as parseUuid } from 'uuid';
 import {
   isSuppressionEntry,
   type listSuppressionsInput,
@@ -15,8 +15,23 @@ import { Suppression, type SuppressionDoc } from './suppression.model.ts';
 /** The namespace of entry ids (UUIDv5); fixed forever, or stored entries would no longer be found. */
 const idNamespace = '40d80f8c-4cab-433a-aafe-519533960290';
 
+/** The namespace as bytes, parsed once (given as a string, uuid parses it twice per id). */
+const namespaceBytes = parseUuid(idNamespace);
+/** Ids made lately: the sending engine checks each address twice (when it plans a send, and right before it), and addresses share domains. */
+const recentIds = new Map<string, string>();
+const recentIdsKept = 10_000;
+
 /** The id of an entry in a workspace: the same entry always maps to the same id, so a check is a primary-key read. */
-export const suppressionId = (workspaceId: string, entry: string) => nameBasedId(`${workspaceId}\n${entry}`, idNamespace);
+export function suppressionId(workspaceId: string, entry: string): string {
+  const name = `${workspaceId}\n${entry}`;
+  let id = recentIds.get(name);
+  if (id === undefined) {
+    if (recentIds.size >= recentIdsKept) recentIds.clear();
+    // Its UTF-8 bytes, as uuid would encode the string (its own encoder is the slower part of an id).
+    recentIds.set(name, (id = nameBasedId(Buffer.from(name), namespaceBytes)));
+  }
+  return id;
+}
 
 const normalize = (entry: string) => entry.trim().toLowerCase();
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);

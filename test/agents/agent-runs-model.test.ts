@@ -85,9 +85,9 @@ describe('an agent run with a language model', () => {
     expect(run.started_at).not.toBeNull();
     expect(run.finished_at).not.toBeNull();
 
-    await expect.poll(() => eventsAbout('agent.run.completed', started.run_id)).toEqual([
-      expect.objectContaining({ id: started.run_id, status: 'completed', credits_charged: 5 }),
-    ]);
+    await expect
+      .poll(() => eventsAbout('agent.run.completed', started.run_id))
+      .toEqual([expect.objectContaining({ id: started.run_id, status: 'completed', credits_charged: 5 })]);
     const leads = await leadsOfRun(server, apiKey, started.run_id);
     expect(leads).toHaveLength(1);
     expect(leads[0]).toMatchObject({
@@ -130,9 +130,9 @@ describe('an agent run with a language model', () => {
     const started = await startRun(server, apiKey, { goal: 'Fintech CTOs' });
     const paused = await waitForRun(server, apiKey, started.run_id, (run) => run.status === 'paused');
     expect(paused.result_summary).toBe('Which city?');
-    await expect.poll(() => eventsAbout('agent.run.paused', started.run_id)).toEqual([
-      expect.objectContaining({ status: 'paused', result_summary: 'Which city?' }),
-    ]);
+    await expect
+      .poll(() => eventsAbout('agent.run.paused', started.run_id))
+      .toEqual([expect.objectContaining({ status: 'paused', result_summary: 'Which city?' })]);
 
     const replies = await Promise.all(
       ['Berlin', 'Munich'].map((message) =>
@@ -192,9 +192,9 @@ describe('an agent run with a language model', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/language model did not answer \(HTTP 503\)/);
     expect(run.error).not.toMatch(/\n\s+at /);
-    await expect.poll(() => eventsAbout('agent.run.failed', started.run_id)).toEqual([
-      expect.objectContaining({ status: 'failed', error: run.error }),
-    ]);
+    await expect
+      .poll(() => eventsAbout('agent.run.failed', started.run_id))
+      .toEqual([expect.objectContaining({ status: 'failed', error: run.error })]);
   });
 
   it('ends the run completed, saying so, when agent credits run out mid-run', async () => {

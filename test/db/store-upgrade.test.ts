@@ -36,42 +36,55 @@ describe('a data folder written by FerretDB as published', () => {
   }
 
   it('answers from the indexes after the upgrade, and keeps them true through writes', async () => {
-    await withStore(ensureFerretDbBinary(() => {}, undefined, 'upstream'), async (client) => {
-      const collection = client.db('leadops').collection<(typeof people)[number]>('people');
-      await collection.createIndex({ team: 1, joined: -1 });
-      await collection.createIndex({ score: 1 });
-      await collection.createIndex({ email: 1 }, { unique: true });
-      await collection.insertMany(people);
-    });
+    await withStore(
+      ensureFerretDbBinary(() => {}, undefined, 'upstream'),
+      async (client) => {
+        const collection = client.db('leadops').collection<(typeof people)[number]>('people');
+        await collection.createIndex({ team: 1, joined: -1 });
+        await collection.createIndex({ score: 1 });
+        await collection.createIndex({ email: 1 }, { unique: true });
+        await collection.insertMany(people);
+      },
+    );
 
-    await withStore(ensureFerretDbBinary(() => {}), async (client) => {
-      const db = client.db('leadops');
-      const collection = db.collection<(typeof people)[number]>('people');
-      const plan = async (filter: Record<string, unknown>) =>
-        JSON.stringify((await db.command({ explain: { find: 'people', filter } })).queryPlanner);
+    await withStore(
+      ensureFerretDbBinary(() => {}),
+      async (client) => {
+        const db = client.db('leadops');
+        const collection = db.collection<(typeof people)[number]>('people');
+        const plan = async (filter: Record<string, unknown>) =>
+          JSON.stringify((await db.command({ explain: { find: 'people', filter } })).queryPlanner);
 
-      expect(await collection.countDocuments({ team: 'team-1', joined: { $lt: new Date(Date.UTC(1995, 3, 1)) } })).toBe(
-        people.filter((p) => p.team === 'team-1' && p.joined < new Date(Date.UTC(1995, 3, 1))).length,
-      );
-      expect((await collection.find({ score: { $gte: 10, $lt: 20 } }).sort({ score: 1 }).toArray()).map((p) => p._id)).toEqual(
-        people
-          .filter((p) => p.score >= 10 && p.score < 20)
-          .sort((a, b) => a.score - b.score)
-          .map((p) => p._id),
-      );
-      expect(await collection.findOne({ _id: 'p-7' })).toMatchObject({ email: 'p7@example.test' });
-      expect(await plan({ team: 'team-2' })).toMatch(/SEARCH .* USING INDEX/);
-      expect(await plan({ _id: 'p-7' })).toMatch(/SEARCH .* USING INDEX/);
+        expect(await collection.countDocuments({ team: 'team-1', joined: { $lt: new Date(Date.UTC(1995, 3, 1)) } })).toBe(
+          people.filter((p) => p.team === 'team-1' && p.joined < new Date(Date.UTC(1995, 3, 1))).length,
+        );
+        expect(
+          (
+            await collection
+              .find({ score: { $gte: 10, $lt: 20 } })
+              .sort({ score: 1 })
+              .toArray()
+          ).map((p) => p._id),
+        ).toEqual(
+          people
+            .filter((p) => p.score >= 10 && p.score < 20)
+            .sort((a, b) => a.score - b.score)
+            .map((p) => p._id),
+        );
+        expect(await collection.findOne({ _id: 'p-7' })).toMatchObject({ email: 'p7@example.test' });
+        expect(await plan({ team: 'team-2' })).toMatch(/SEARCH .* USING INDEX/);
+        expect(await plan({ _id: 'p-7' })).toMatch(/SEARCH .* USING INDEX/);
 
-      // Writes after the upgrade: an indexed field changed, one left alone, a unique index still refusing.
-      await collection.updateMany({ team: 'team-3' }, { $set: { team: 'team-9' } });
-      await collection.updateOne({ _id: 'p-8' }, { $set: { note: 'changed' } });
-      expect(await collection.countDocuments({ team: 'team-3' })).toBe(0);
-      expect(await collection.countDocuments({ team: 'team-9' })).toBe(people.filter((p) => p.team === 'team-3').length);
-      expect(await collection.findOne({ team: 'team-0', note: 'changed' })).toMatchObject({ _id: 'p-8' });
-      await expect(collection.updateOne({ _id: 'p-9' }, { $set: { email: 'p10@example.test' } })).rejects.toMatchObject({ code: 11000 });
-      await collection.insertOne({ _id: 'p-new', team: 'team-9', score: 1, joined: new Date(0), email: 'new@example.test', note: 'x' });
-      expect(await collection.countDocuments({ team: 'team-9', score: 1 })).toBe(1);
-    });
+        // Writes after the upgrade: an indexed field changed, one left alone, a unique index still refusing.
+        await collection.updateMany({ team: 'team-3' }, { $set: { team: 'team-9' } });
+        await collection.updateOne({ _id: 'p-8' }, { $set: { note: 'changed' } });
+        expect(await collection.countDocuments({ team: 'team-3' })).toBe(0);
+        expect(await collection.countDocuments({ team: 'team-9' })).toBe(people.filter((p) => p.team === 'team-3').length);
+        expect(await collection.findOne({ team: 'team-0', note: 'changed' })).toMatchObject({ _id: 'p-8' });
+        await expect(collection.updateOne({ _id: 'p-9' }, { $set: { email: 'p10@example.test' } })).rejects.toMatchObject({ code: 11000 });
+        await collection.insertOne({ _id: 'p-new', team: 'team-9', score: 1, joined: new Date(0), email: 'new@example.test', note: 'x' });
+        expect(await collection.countDocuments({ team: 'team-9', score: 1 })).toBe(1);
+      },
+    );
   }, 180_000);
 });

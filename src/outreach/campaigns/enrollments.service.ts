@@ -3,7 +3,7 @@ import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
-import { setEach } from '../lean-updates.ts';
+import { setEach } from '../../db/lean-update.ts';
 import { suppressedAmong } from '../suppressions/suppressions.service.ts';
 import { countForCampaign } from './campaign-progress.ts';
 import { Campaign, type CampaignDoc } from './campaign.model.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { insertNew } from '../../db/insert-new.ts';
-import { setEach } from '../lean-updates.ts';
+import { setEach } from '../../db/lean-update.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */

@@ -114,23 +114,29 @@ async function converse(
 
   const first = await openProbe(hosts, options);
   if (first.kind !== 'open') return drain(unreachable(first), null);
-  let catchAll = check.catchAll;
-  if (catchAll === undefined) {
-    catchAll = catchAllAnswer(await first.probe.check(check.catchAllProbe));
-    if (catchAll !== undefined) keepCatchAll(catchAll);
-  }
+  // The first connection asks the catch-all question while the others open and ask theirs: an answer is read
+  // once the catch-all answer is in.
+  const catchAll: Promise<boolean | undefined> =
+    check.catchAll === undefined
+      ? first.probe.check(check.catchAllProbe).then((verdict) => {
+          const answer = catchAllAnswer(verdict);
+          if (answer !== undefined) keepCatchAll(answer);
+          return answer;
+        })
+      : Promise.resolve(check.catchAll);
 
   /** Asks addresses off the shared queue on one connection after another, until the queue is empty. */
   const session = async (opened: Opened | null) => {
     let current = opened;
     let asked = 0;
     try {
+      if (opened) await catchAll;
       while (queue.length && !check.shouldStop()) {
         current ??= await openProbe(hosts, options);
         if (current.kind !== 'open') return drain(unreachable(current), null);
         const address = queue.shift()!;
         const verdict = await current.probe.check(address);
-        report(address, rcptOutcome(verdict, catchAll), { provider, mxHost: current.host.host });
+        report(address, rcptOutcome(verdict, await catchAll), { provider, mxHost: current.host.host });
         if (!current.probe.usable || ++asked >= maxRcptPerConnection) {
           await current.probe.close();
           current.release();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Enrollment, type EnrollmentDoc } from '../../src/outreach/campaigns/enrollment.model.ts';
-import { setEach } from '../../src/outreach/lean-updates.ts';
+import { setEach } from '../../src/db/lean-update.ts';
 import { useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import { secretsKey } from './secrets-key.ts';
 
 /**
@@ -27,7 +27,14 @@ function derived(info: string): Buffer {
   if (!key) keys.set(info, (key = derive(info)));
   return key;
 }
-const boxKey = () => derived(`secret-box/${version}`);
+/** The box key as a KeyObject, made once per derived key: given raw bytes, every cipher imported them again. */
+const boxKeyObjects = new WeakMap<Buffer, KeyObject>();
+function boxKey(): KeyObject {
+  const bytes = derived(`secret-box/${version}`);
+  let key = boxKeyObjects.get(bytes);
+  if (!key) boxKeyObjects.set(bytes, (key = createSecretKey(bytes)));
+  return key;
+}
 
 export class SecretOpenError extends Error {
   override readonly name = 'SecretOpenError';

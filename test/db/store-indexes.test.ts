@@ -131,4 +131,16 @@ describe('the embedded FerretDB', () => {
     expect(await planOf('remade', { n: 115 })).toContain('USING INDEX');
     expect(await again.findOne({ n: 115 })).toEqual({ _id: 'b-15', team: 't-3', n: 115 });
   });
+
+  it('refuses a unique index the stored documents break with 11000, as MongoDB does, leaving the collection as it was', async () => {
+    const people = db.collection<{ _id: string; email: string }>('unique_late');
+    await people.insertMany([
+      { _id: 'a', email: 'same@example.test' },
+      { _id: 'b', email: 'same@example.test' },
+    ]);
+    await expect(people.createIndex({ email: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
+    expect((await people.indexes()).map((index) => index.name)).toEqual(['_id_']);
+    await people.insertOne({ _id: 'c', email: 'same@example.test' });
+    expect(await people.countDocuments({ email: 'same@example.test' })).toBe(3);
+  });
 });

@@ -27,14 +27,15 @@ function derived(info: string): Buffer {
   if (!key) keys.set(info, (key = derive(info)));
   return key;
 }
-/** The box key as a KeyObject, made once per derived key: given raw bytes, every cipher imported them again. */
-const boxKeyObjects = new WeakMap<Buffer, KeyObject>();
-function boxKey(): KeyObject {
-  const bytes = derived(`secret-box/${version}`);
-  let key = boxKeyObjects.get(bytes);
-  if (!key) boxKeyObjects.set(bytes, (key = createSecretKey(bytes)));
+/** A derived key as a KeyObject, made once per key: given raw bytes, every cipher or HMAC imports them again (more than an HMAC costs). */
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+function derivedKeyObject(info: string): KeyObject {
+  const bytes = derived(info);
+  let key = keyObjects.get(bytes);
+  if (!key) keyObjects.set(bytes, (key = createSecretKey(bytes)));
   return key;
 }
+const boxKey = () => derivedKeyObject(`secret-box/${version}`);
 
 export class SecretOpenError extends Error {
   override readonly name = 'SecretOpenError';
@@ -67,7 +68,12 @@ export function openSecret(sealed: string): string {
  * from the same master key: tokens signed for one purpose never verify for
  * another, and none of them reveals the key passwords are sealed with.
  */
-export function signingKey(purpose: string): Buffer {
+export const signingKey = (purpose: string): Buffer => derived(signingInfo(purpose));
+
+/** signingKey as a KeyObject, for HMACs (made once per key). */
+export const signingKeyObject = (purpose: string): KeyObject => derivedKeyObject(signingInfo(purpose));
+
+function signingInfo(purpose: string): string {
   if (!purpose) throw new Error('signingKey needs a purpose');
-  return derived(`signing/${purpose}`);
+  return `signing/${purpose}`;
 }

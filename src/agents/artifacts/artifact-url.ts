@@ -1,14 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { baseUrl } from '../../config.ts';
 import { nowMs } from '../../clock.ts';
-import { signingKey } from '../../secrets/secret-box.ts';
+import { signingKeyObject } from '../../secrets/secret-box.ts';
 
 /** How long a download URL works. */
 export const artifactUrlLifetimeMs = 3_600_000;
 export const artifactPathPrefix = '/api/agents/artifacts/';
 
 const signature = (artifactId: string, expires: number) =>
-  createHmac('sha256', signingKey('agent-artifacts')).update(`${artifactId}\n${expires}`).digest('base64url');
+  createHmac('sha256', signingKeyObject('agent-artifacts')).update(`${artifactId}\n${expires}`).digest('base64url');
 
 /** A URL that downloads the artifact without an API key until it expires (one hour): its id and expiry signed with HMAC-SHA256. */
 export function signedArtifactUrl(artifactId: string): string {

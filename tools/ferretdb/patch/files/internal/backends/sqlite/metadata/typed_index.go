@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/FerretDB/FerretDB/internal/backends"
 	"github.com/FerretDB/FerretDB/internal/util/fsql"
@@ -92,9 +91,14 @@ func FieldType(field string) string {
 // index over expressions of the document was written again on every write of it (in SQLite an update
 // rewrites every index whose expression reads a changed column, and the document is one column).
 
-// RankColumn is the quoted name of the column holding the rank of a field a typed index covers.
+// rankColumnName is the name of the column holding the rank of a field a typed index covers.
+func rankColumnName(field string) string {
+	return backends.ReservedPrefix + "r_" + field
+}
+
+// RankColumn is rankColumnName quoted, for SQL.
 func RankColumn(field string) string {
-	return fmt.Sprintf("%q", backends.ReservedPrefix+"r_"+field)
+	return fmt.Sprintf("%q", rankColumnName(field))
 }
 
 // ValueColumn is the quoted name of the column holding the value of a field a typed index covers.
@@ -179,7 +183,7 @@ func typedFields(index IndexInfo) ([]IndexKeyPair, bool) {
 }
 
 // HasTypedReplacement reports whether a declared index is served by its typed index alone: every index
-// of plain fields but _id's, whose JSON-text index FerretDB looks documents up by (IDColumn). A unique
+// of plain fields but _id's, which is over IDColumn, the column FerretDB looks documents up by. A unique
 // typed index enforces uniqueness on the typed values: values MongoDB holds equal (5 and 5.0) collide,
 // values of different types (a date and a number) do not, and missing fields do not, as in FerretDB.
 func HasTypedReplacement(index IndexInfo) bool {
@@ -187,79 +191,9 @@ func HasTypedReplacement(index IndexInfo) bool {
 	return ok && index.Name != backends.DefaultIndexName
 }
 
-// HasTypedIndexOn reports whether a typed index covers the field, so its odd-values index exists too.
+// HasTypedIndexOn reports whether a typed index covers the field, so its columns and odd-values index exist.
 func (c *Collection) HasTypedIndexOn(field string) bool {
-	for _, index := range c.Settings.Indexes {
-		keys, ok := typedFields(index)
-		if !ok {
-			continue
-		}
-
-		for _, key := range keys {
-			if key.Field == field {
-				return true
-			}
-		}
-	}
-
-	return false
-}
-
-// writtenFields holds, per table of a database, the fields whose typed columns writes fill in (TypedFields
-// of the collection as its indexes stand in the file). It changes inside a write transaction, and writes read
-// it inside theirs, so a write never misses a column an index creation added meanwhile.
-var writtenFields sync.Map // tableKey -> []string
-
-type tableKey struct {
-	db    *fsql.DB
-	table string
-}
-
-// WrittenFields returns the fields whose typed columns a write to the table fills in. Call it inside the
-// write's transaction.
-func WrittenFields(db *fsql.DB, table string) []string {
-	fields, _ := writtenFields.Load(tableKey{db, table})
-	f, _ := fields.([]string)
-
-	return f
-}
-
-// forgetWrittenFields forgets the written fields of a dropped table (a table of the same name made later
-// starts without typed columns), or of every table of a dropped database when table is empty.
-func forgetWrittenFields(db *fsql.DB, table string) {
-	writtenFields.Range(func(key, _ any) bool {
-		if k := key.(tableKey); k.db == db && (table == "" || k.table == table) {
-			writtenFields.Delete(key)
-		}
-
-		return true
-	})
-}
-
-// tableColumns returns the names of the columns of a table.
-func tableColumns(ctx context.Context, db *fsql.DB, table string) (map[string]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
-	if err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-	defer rows.Close()
-
-	columns := map[string]bool{}
-
-	for rows.Next() {
-		var name string
-		if err = rows.Scan(&name); err != nil {
-			return nil, lazyerrors.Error(err)
-		}
-
-		columns[name] = true
-	}
-
-	if err = rows.Err(); err != nil {
-		return nil, lazyerrors.Error(err)
-	}
-
-	return columns, nil
+	return slices.Contains(c.TypedFields(), field)
 }
 
 // createTypedIndexes gives each field a typed index covers its columns (filled from the documents stored),
@@ -277,7 +211,7 @@ func createTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error {
 
 	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
 		for _, field := range fields {
-			if columns[backends.ReservedPrefix+"r_"+field] {
+			if columns[rankColumnName(field)] {
 				continue
 			}
 
@@ -361,7 +295,7 @@ func dropTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection, dropped [
 
 		for _, index := range dropped {
 			for _, key := range index.Key {
-				if c.HasTypedIndexOn(key.Field) || !columns[backends.ReservedPrefix+"r_"+key.Field] {
+				if c.HasTypedIndexOn(key.Field) || !columns[rankColumnName(key.Field)] {
 					continue
 				}
 
@@ -374,7 +308,7 @@ func dropTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection, dropped [
 					return err
 				}
 
-				delete(columns, backends.ReservedPrefix+"r_"+key.Field)
+				delete(columns, rankColumnName(key.Field))
 			}
 		}
 
@@ -382,106 +316,4 @@ func dropTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection, dropped [
 
 		return nil
 	})
-}
-
-// ensureTypedIndexes gives the collections of a database opened from files the columns and typed indexes
-// they lack (files written by an unpatched FerretDB, or by an earlier patch, whose typed indexes were over
-// expressions of the document), drops the JSON-text indexes FerretDB made for indexes a typed one now serves
-// (every write pays for each index), and drops the _id index an earlier version of the leadops wrapper kept
-// beside each table.
-func ensureTypedIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Collection) error {
-	for _, c := range colls {
-		if err := ensureIDColumn(ctx, db, c); err != nil {
-			return err
-		}
-
-		if err := createTypedIndexes(ctx, db, c); err != nil {
-			return lazyerrors.Error(err)
-		}
-
-		replaced := []string{c.TableName + "_id_lookup"}
-
-		for _, index := range c.Settings.Indexes {
-			if HasTypedReplacement(index) {
-				replaced = append(replaced, c.TableName+"_"+index.Name)
-			}
-		}
-
-		for _, name := range replaced {
-			if _, err := db.ExecContext(ctx, fmt.Sprintf(`DROP INDEX IF EXISTS %q`, name)); err != nil {
-				return lazyerrors.Error(err)
-			}
-		}
-	}
-
-	return nil
-}
-
-// ensureIDColumn gives a table written before IDColumn existed that column, filled, with the _id index on it
-// instead of on the document's text, and drops the typed indexes over expressions of the document (with the
-// columns in place, createTypedIndexes makes them again over the columns).
-func ensureIDColumn(ctx context.Context, db *fsql.DB, c *Collection) error {
-	columns, err := tableColumns(ctx, db, c.TableName)
-	if err != nil {
-		return err
-	}
-
-	if columns[IDColumn] {
-		return nil
-	}
-
-	rows, err := db.QueryContext(
-		ctx,
-		`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND (name GLOB ? OR name GLOB ?)`,
-		c.TableName, TypedIndexName(c.TableName, "*"), OddValuesIndexName(c.TableName, "*"),
-	)
-	if err != nil {
-		return lazyerrors.Error(err)
-	}
-
-	var expressionIndexes []string
-
-	for rows.Next() {
-		var name string
-		if err = rows.Scan(&name); err != nil {
-			rows.Close()
-			return lazyerrors.Error(err)
-		}
-
-		expressionIndexes = append(expressionIndexes, name)
-	}
-
-	rows.Close()
-
-	if err = rows.Err(); err != nil {
-		return lazyerrors.Error(err)
-	}
-
-	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
-		for _, name := range expressionIndexes {
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`DROP INDEX %q`, name)); err != nil {
-				return lazyerrors.Error(err)
-			}
-		}
-
-		idIndex := c.TableName + "_" + backends.DefaultIndexName
-
-		return execEach(ctx, tx,
-			fmt.Sprintf(`ALTER TABLE %q ADD COLUMN %s TEXT`, c.TableName, IDColumn),
-			fmt.Sprintf(`UPDATE %q SET %s = %s`, c.TableName, IDColumn, IDExpression),
-			fmt.Sprintf(`DROP INDEX IF EXISTS %q`, idIndex),
-			fmt.Sprintf(`CREATE UNIQUE INDEX %q ON %q (%s)`, idIndex, c.TableName, IDColumn),
-		)
-	})
-}
-
-// execEach runs statements one after the other in a transaction, stopping at the first that fails.
-func execEach(ctx context.Context, tx *fsql.Tx, statements ...string) error {
-	for _, q := range statements {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return lazyerrors.Error(err)
-		}
-	}
-
-	return nil
 }

@@ -13,7 +13,8 @@
  * Each mail host answers RCPT TO after BENCH_RCPT_DELAY_MS (real servers
  * take tens of milliseconds); the service's limit of
  * SMTP_PROBE_CONCURRENCY_PER_MX connections per host is checked against
- * what each host saw. Peak RSS is sampled every 20 ms per phase.
+ * what each host saw. Peak RSS is sampled every 20 ms per phase. Run with
+ * the heap cap of `npm run worker` (the worker runs in this process).
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -3,7 +3,8 @@
  * onto the outbox, each delivered to one endpoint (a receiver on
  * 127.0.0.1) by the worker in this process: fan-out, signing, the guarded
  * POST, one attempt record. The floor POSTs the same signed bodies to the
- * same receiver directly, as many at once as the worker runs jobs.
+ * same receiver directly, as many at once as the worker runs jobs. Run with
+ * the heap cap of `npm run worker` (the worker runs in this process).
  *
  *   npm run bench:webhooks                    # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:webhooks

@@ -20,8 +20,10 @@
  * the second after BENCH_HISTORY earlier sent messages and their finished
  * enrollments are stored, as a busy workspace would have them. The floor's
  * peak RSS is sampled in this process, the worker's is its own peak so
- * far (VmHWM). With BENCH_PROFILE=1 the engine runs in this process instead, to
- * count its database commands.
+ * far (VmHWM). Beside each figure, the CPU time a message of each process
+ * that worked on it (from /proc: steadier between runs than the rates). With
+ * BENCH_PROFILE=1 the engine runs in this process instead, to count its
+ * database commands.
  */
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -44,7 +46,7 @@ import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { startService } from '../test/support/processes.ts';
-import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
+import { benchStore, cpuMsOf, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);
@@ -81,15 +83,30 @@ async function sinkCount(): Promise<number> {
   return (await nextMessage<{ count: number }>()).count;
 }
 
-/** Runs `work`, sampling the process's RSS; returns seconds taken and the peak RSS in MB. */
-async function measured(work: () => Promise<void>): Promise<{ seconds: number; peakMb: number }> {
+interface Figures {
+  seconds: number;
+  peakMb: number;
+  /** CPU time a message of each process that worked on it, in ms. */
+  cpu: Record<string, number>;
+}
+
+/** CPU time a message of the named processes (by pid) while `work` runs. */
+async function cpuPerMessage(pids: Record<string, number | null>, work: () => Promise<void>): Promise<Record<string, number>> {
+  const named = Object.entries(pids).filter((entry): entry is [string, number] => entry[1] !== null);
+  const before = named.map(([, pid]) => cpuMsOf(pid));
+  await work();
+  return Object.fromEntries(named.map(([name, pid], i) => [name, (cpuMsOf(pid) - before[i]!) / messages]));
+}
+
+/** Runs `work`, sampling the process's RSS; returns seconds taken, the peak RSS in MB and the CPU a message of this process and the SMTP server. */
+async function measured(work: () => Promise<void>): Promise<Figures> {
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
   const started = performance.now();
-  await work();
+  const cpu = await cpuPerMessage({ 'bench process': process.pid, 'SMTP server': sink.pid! }, work);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  return { seconds, peakMb: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 };
+  return { seconds, peakMb: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20, cpu };
 }
 
 /** The floor: the same kind of message, composed the same way, through one pooled nodemailer transport. */
@@ -233,12 +250,14 @@ async function inWorker(before: number) {
     await waitFor(() => worker!.output().includes('worker started'), 60_000);
   }
   const started = performance.now();
-  await activate();
-  await waitFor(async () => (await sinkCount()) - before >= messages, 600_000);
+  const cpu = await cpuPerMessage({ worker: worker.pid!, FerretDB: store.pid(), 'SMTP server': sink.pid! }, async () => {
+    await activate();
+    await waitFor(async () => (await sinkCount()) - before >= messages, 600_000);
+  });
   const seconds = (performance.now() - started) / 1000;
   // Its peak over its life so far (every round up to this one).
   const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))![1]) / 1024;
-  return { seconds, peakMb };
+  return { seconds, peakMb, cpu };
 }
 
 const stopWorker = async () => worker?.stop();
@@ -304,12 +323,16 @@ async function seedHistory(count: number) {
   }
 }
 
-const line = (name: string, figures: { seconds: number; peakMb: number }, floorRate?: number) => {
+const line = (name: string, figures: Figures, floorRate?: number) => {
   const rate = messages / figures.seconds;
   const ratio = floorRate ? `  ${(rate / floorRate).toFixed(2)}× floor` : '';
+  const cpu = Object.entries(figures.cpu)
+    .map(([process, ms]) => `${process} ${ms.toFixed(2)}`)
+    .join(', ');
   console.log(
     `${name.padEnd(44)} ${figures.seconds.toFixed(1).padStart(6)} s  ${Math.round(rate).toString().padStart(6)} msg/s  peak RSS ${Math.round(figures.peakMb)} MB${ratio}`,
   );
+  console.log(`${''.padEnd(44)} CPU ms a message: ${cpu}`);
 };
 
 try {

@@ -4,7 +4,7 @@
  * seeding through the import service, API keys made the way the product
  * makes them, and small statistics.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
@@ -18,6 +18,8 @@ export interface BenchStore {
   open(): Promise<{ uri: string; stop(): Promise<void> }>;
   /** Removes the temp dir of the embedded store. */
   remove(): void;
+  /** The embedded FerretDB's pid while it runs (null on MONGODB_URI). */
+  pid(): number | null;
   name: string;
 }
 
@@ -28,7 +30,14 @@ export function benchStore(prefix: string): BenchStore {
     name: dataDir ? 'embedded FerretDB 1.24 (SQLite)' : 'MONGODB_URI',
     open: async () => (dataDir ? startEmbeddedFerretDb({ dataDir, log: console.log }) : { uri: external!, stop: async () => {} }),
     remove: () => dataDir && rmSync(dataDir, { recursive: true, force: true }),
+    pid: () => (dataDir ? (JSON.parse(readFileSync(join(dataDir, 'ferretdb.json'), 'utf8')) as { pid: number }).pid : null),
   };
+}
+
+/** CPU time (user and system, all threads) a process has used so far, in ms, read from /proc (Linux: 100 clock ticks a second). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 /** Adds a connection-string option (e.g. monitorCommands=true) to a MongoDB URI. */

@@ -83,9 +83,14 @@ async function sinkCount(): Promise<number> {
   return (await nextMessage<{ count: number }>()).count;
 }
 
+/** A process's peak RSS so far, in MB (VmHWM). */
+const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
 interface Figures {
   seconds: number;
   peakMb: number;
+  /** The embedded FerretDB's peak RSS so far. */
+  storePeakMb?: number;
   /** CPU time a message of each process that worked on it, in ms. */
   cpu: Record<string, number>;
 }
@@ -256,8 +261,9 @@ async function inWorker(before: number) {
   });
   const seconds = (performance.now() - started) / 1000;
   // Its peak over its life so far (every round up to this one).
-  const peakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${worker.pid}/status`, 'utf8'))![1]) / 1024;
-  return { seconds, peakMb, cpu };
+  const peakMb = peakRssMb(worker.pid!);
+  const storePid = store.pid();
+  return { seconds, peakMb, cpu, ...(storePid !== null && { storePeakMb: peakRssMb(storePid) }) };
 }
 
 const stopWorker = async () => worker?.stop();
@@ -332,7 +338,8 @@ const line = (name: string, figures: Figures, floorRate?: number) => {
   console.log(
     `${name.padEnd(44)} ${figures.seconds.toFixed(1).padStart(6)} s  ${Math.round(rate).toString().padStart(6)} msg/s  peak RSS ${Math.round(figures.peakMb)} MB${ratio}`,
   );
-  console.log(`${''.padEnd(44)} CPU ms a message: ${cpu}`);
+  const store = figures.storePeakMb === undefined ? '' : `; FerretDB's peak RSS ${Math.round(figures.storePeakMb)} MB`;
+  console.log(`${''.padEnd(44)} CPU ms a message: ${cpu}${store}`);
 };
 
 try {

@@ -11,7 +11,6 @@
  *   BENCH_LEADS=10000 npm run bench:export    # another size
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
@@ -21,20 +20,14 @@ import { coreFields, leadExportColumns } from '../schema/leads.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { freePort, startService } from '../test/support/processes.ts';
+import { statusMiB } from './support-process.ts';
 import { benchStore, createKeys, seedLeads } from './support-store.ts';
 
 const leadCount = Number(process.env.BENCH_LEADS ?? 100_000);
 const store = benchStore('export');
 const rssLimitMiB = 100;
 
-const rssMiB = (pid: number | undefined) =>
-  Number(
-    /\d+/.exec(
-      readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8')
-        .split('\n')
-        .find((l) => l.startsWith('VmRSS'))!,
-    )![0],
-  ) / 1024;
+const rssMiB = (pid: number | undefined) => statusMiB(pid ?? 'self', 'VmRSS');
 
 /** Samples a process's RSS every 20 ms until stopped; answers the highest seen. */
 function sampleRss(pid: number | undefined) {

@@ -29,11 +29,11 @@
  * on 127.0.0.1.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { freePort, startService } from '../test/support/processes.ts';
 import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
+import { statusMiB } from './support-process.ts';
 import { benchStore, createKeys, searchTerm, seedLeads } from './support-store.ts';
 
 const leadCount = Number(process.env.BENCH_LEADS ?? 100_000);
@@ -189,17 +189,6 @@ async function seed() {
   return { workspaceId: workspace.workspaceId, keys };
 }
 
-const rssMiB = (pid: number | undefined, field: 'VmRSS' | 'VmHWM') =>
-  pid
-    ? Number(
-        /\d+/.exec(
-          readFileSync(`/proc/${pid}/status`, 'utf8')
-            .split('\n')
-            .find((l) => l.startsWith(field))!,
-        )![0],
-      ) / 1024
-    : NaN;
-
 const { workspaceId, keys } = await seed();
 const floors: Record<string, number> = {};
 let peakApiRss = 0;
@@ -238,7 +227,7 @@ for (const scenario of scenarios) {
   if (scenario.group === 'import') {
     const imported = await loadImports(url, scenarioKeys);
     if (scenario.isFloor) floors[scenario.group] = imported.leadsPerSecond;
-    if (scenario.server === api) peakApiRss = Math.max(peakApiRss, rssMiB(server.pid, 'VmHWM'));
+    if (scenario.server === api) peakApiRss = Math.max(peakApiRss, statusMiB(server.pid!, 'VmHWM'));
     const floorRate = floors[scenario.group];
     const ratio = !scenario.isFloor && floorRate ? `  ${(imported.leadsPerSecond / floorRate).toFixed(2)}x floor` : '';
     const failures = imported.failed.length ? `, ${imported.failed.length} NOT 201: ${[...new Set(imported.failed)].join('; ')}` : '';
@@ -252,7 +241,7 @@ for (const scenario of scenarios) {
 
   const figures = await loadWithKeys({ url, method: scenario.method, body: scenario.body, keys: scenarioKeys, connections, seconds });
   if (scenario.isFloor) floors[scenario.group] = figures.rps;
-  if (scenario.server === api) peakApiRss = Math.max(peakApiRss, rssMiB(server.pid, 'VmHWM'));
+  if (scenario.server === api) peakApiRss = Math.max(peakApiRss, statusMiB(server.pid!, 'VmHWM'));
   const floorRps = floors[scenario.group];
   const ratio = !scenario.isFloor && floorRps ? `  ${(figures.rps / floorRps).toFixed(2)}x floor` : '';
   console.log(formatFigures(scenario.name, figures, `  alone ${alone.toFixed(0).padStart(5)} ms${ratio}`));

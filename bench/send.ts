@@ -26,7 +26,6 @@
  * database commands.
  */
 import { fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { randomBytes, randomUUID } from 'node:crypto';
 import mongoose from 'mongoose';
 import nodemailer from 'nodemailer';
@@ -46,7 +45,8 @@ import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { startService } from '../test/support/processes.ts';
-import { benchStore, cpuMsOf, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
+import { cpuMsOf, statusMiB, workerNodeFlags } from './support-process.ts';
+import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);
@@ -82,9 +82,6 @@ async function sinkCount(): Promise<number> {
   sink.send('count');
   return (await nextMessage<{ count: number }>()).count;
 }
-
-/** A process's peak RSS so far, in MB (VmHWM). */
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 interface Figures {
   seconds: number;
@@ -230,11 +227,6 @@ async function passesHere() {
   });
 }
 
-/** The Node.js flags `npm run worker` starts the worker with (its heap cap), so the figures are the product's. */
-const workerNodeFlags = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.worker as string)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
-
 let worker: Awaited<ReturnType<typeof startService>> | null = null;
 
 /**
@@ -254,16 +246,16 @@ async function inWorker(before: number) {
     );
     await waitFor(() => worker!.output().includes('worker started'), 60_000);
   }
+  const storePid = store.pid();
   const started = performance.now();
-  const cpu = await cpuPerMessage({ worker: worker.pid!, FerretDB: store.pid(), 'SMTP server': sink.pid! }, async () => {
+  const cpu = await cpuPerMessage({ worker: worker.pid!, FerretDB: storePid, 'SMTP server': sink.pid! }, async () => {
     await activate();
     await waitFor(async () => (await sinkCount()) - before >= messages, 600_000);
   });
   const seconds = (performance.now() - started) / 1000;
   // Its peak over its life so far (every round up to this one).
-  const peakMb = peakRssMb(worker.pid!);
-  const storePid = store.pid();
-  return { seconds, peakMb, cpu, ...(storePid !== null && { storePeakMb: peakRssMb(storePid) }) };
+  const peakMb = statusMiB(worker.pid!, 'VmHWM');
+  return { seconds, peakMb, cpu, ...(storePid !== null && { storePeakMb: statusMiB(storePid, 'VmHWM') }) };
 }
 
 const stopWorker = async () => worker?.stop();

@@ -34,12 +34,6 @@ export function benchStore(prefix: string): BenchStore {
   };
 }
 
-/** CPU time (user and system, all threads) a process has used so far, in ms, read from /proc (Linux: 100 clock ticks a second). */
-export function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 /** Adds a connection-string option (e.g. monitorCommands=true) to a MongoDB URI. */
 export const withUriOption = (uri: string, option: string) => `${uri}${uri.includes('?') ? '&' : '?'}${option}`;
 

@@ -13,8 +13,8 @@
  * Each mail host answers RCPT TO after BENCH_RCPT_DELAY_MS (real servers
  * take tens of milliseconds); the service's limit of
  * SMTP_PROBE_CONCURRENCY_PER_MX connections per host is checked against
- * what each host saw. Peak RSS is sampled every 20 ms per phase. Run with
- * the heap cap of `npm run worker` (the worker runs in this process).
+ * what each host saw. Peak RSS is sampled every 20 ms per phase. The
+ * process runs with the flags of `npm run worker` (the worker runs in it).
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +29,10 @@ import { probeOptions } from '../src/validation/run/domain-check.ts';
 import { getValidationJob, startValidation } from '../src/validation/validation.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { benchDomain } from './support-mail-world.ts';
+import { runWithWorkerFlags } from './support-process.ts';
 import { benchStore, importInBatches, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
+
+runWithWorkerFlags();
 
 const addressCount = Number(process.env.BENCH_ADDRESSES ?? 2_000);
 const domainCount = Number(process.env.BENCH_DOMAINS ?? 50);

@@ -3,8 +3,8 @@
  * onto the outbox, each delivered to one endpoint (a receiver on
  * 127.0.0.1) by the worker in this process: fan-out, signing, the guarded
  * POST, one attempt record. The floor POSTs the same signed bodies to the
- * same receiver directly, as many at once as the worker runs jobs. Run with
- * the heap cap of `npm run worker` (the worker runs in this process).
+ * same receiver directly, as many at once as the worker runs jobs. The
+ * process runs with the flags of `npm run worker` (the worker runs in it).
  *
  *   npm run bench:webhooks                    # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:webhooks
@@ -20,7 +20,10 @@ import { emitEvent } from '../src/events/events.service.ts';
 import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { createWebhook } from '../src/webhooks/webhooks.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { runWithWorkerFlags } from './support-process.ts';
 import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
+
+runWithWorkerFlags();
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 10_000);
 const concurrency = Number(process.env.WORKER_CONCURRENCY ?? 5);

@@ -17,25 +17,23 @@ function derive(info: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secretsKey(), Buffer.alloc(0), `leadops/${info}`, 32));
 }
 
-/** Derived keys per master key (HKDF per message would cost more than the HMAC it keys). */
-const derivedKeys = new WeakMap<Buffer, Map<string, Buffer>>();
-function derived(info: string): Buffer {
+/**
+ * Derived keys per master key, each as bytes and as a KeyObject, made once: HKDF per message would cost more than
+ * the HMAC it keys, and a cipher or HMAC given raw bytes imports them again each time.
+ */
+const derivedKeys = new WeakMap<Buffer, Map<string, { bytes: Buffer; object: KeyObject }>>();
+function derived(info: string): { bytes: Buffer; object: KeyObject } {
   const master = secretsKey();
   let keys = derivedKeys.get(master);
   if (!keys) derivedKeys.set(master, (keys = new Map()));
   let key = keys.get(info);
-  if (!key) keys.set(info, (key = derive(info)));
+  if (!key) {
+    const bytes = derive(info);
+    keys.set(info, (key = { bytes, object: createSecretKey(bytes) }));
+  }
   return key;
 }
-/** A derived key as a KeyObject, made once per key: given raw bytes, every cipher or HMAC imports them again (more than an HMAC costs). */
-const keyObjects = new WeakMap<Buffer, KeyObject>();
-function derivedKeyObject(info: string): KeyObject {
-  const bytes = derived(info);
-  let key = keyObjects.get(bytes);
-  if (!key) keyObjects.set(bytes, (key = createSecretKey(bytes)));
-  return key;
-}
-const boxKey = () => derivedKeyObject(`secret-box/${version}`);
+const boxKey = () => derived(`secret-box/${version}`).object;
 
 export class SecretOpenError extends Error {
   override readonly name = 'SecretOpenError';
@@ -68,10 +66,10 @@ export function openSecret(sealed: string): string {
  * from the same master key: tokens signed for one purpose never verify for
  * another, and none of them reveals the key passwords are sealed with.
  */
-export const signingKey = (purpose: string): Buffer => derived(signingInfo(purpose));
+export const signingKey = (purpose: string): Buffer => derived(signingInfo(purpose)).bytes;
 
 /** signingKey as a KeyObject, for HMACs (made once per key). */
-export const signingKeyObject = (purpose: string): KeyObject => derivedKeyObject(signingInfo(purpose));
+export const signingKeyObject = (purpose: string): KeyObject => derived(signingInfo(purpose)).object;
 
 function signingInfo(purpose: string): string {
   if (!purpose) throw new Error('signingKey needs a purpose');

@@ -130,6 +130,7 @@ async function converse(
     let current = opened;
     let asked = 0;
     try {
+      // The first connection is busy with the catch-all question until it is answered.
       if (opened) await catchAll;
       while (queue.length && !check.shouldStop()) {
         current ??= await openProbe(hosts, options);

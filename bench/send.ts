@@ -20,7 +20,9 @@
  * the second after BENCH_HISTORY earlier sent messages and their finished
  * enrollments are stored, as a busy workspace would have them. The floor's
  * peak RSS is sampled in this process, the worker's is its own peak so
- * far (VmHWM). Beside each figure, the CPU time a message of each process
+ * far (VmHWM). This process runs with the worker's Node.js flags (as
+ * `npm run worker` has them), so the floor runs under the same V8 settings
+ * as the engine. Beside each figure, the CPU time a message of each process
  * that worked on it (from /proc: steadier between runs than the rates). With
  * BENCH_PROFILE=1 the engine runs in this process instead, to count its
  * database commands.
@@ -45,8 +47,10 @@ import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { startService } from '../test/support/processes.ts';
-import { cpuMsOf, statusMiB, workerNodeFlags } from './support-process.ts';
+import { cpuMsOf, runWithWorkerFlags, statusMiB, workerNodeFlags } from './support-process.ts';
 import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
+
+runWithWorkerFlags();
 
 const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);

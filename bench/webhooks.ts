@@ -3,7 +3,9 @@
  * onto the outbox, each delivered to one endpoint (a receiver on
  * 127.0.0.1) by the worker in this process: fan-out, signing, the guarded
  * POST, one attempt record. The floor POSTs the same signed bodies to the
- * same receiver directly, as many at once as the worker runs jobs. The
+ * same receiver directly, as many at once as the worker runs jobs, before
+ * the service and again after it: the service is compared with both floors'
+ * combined rate, which takes the machine's drift out of the ratio. The
  * process runs with the flags of `npm run worker` (the worker runs in it).
  *
  *   npm run bench:webhooks                    # embedded FerretDB in a temp dir
@@ -69,15 +71,21 @@ const body = JSON.stringify({
   timestamp: new Date().toISOString(),
   data: { webhook_id: 'floor', message: 'x'.repeat(64) },
 });
-let next = 0;
-const floorStarted = performance.now();
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    for (let n = next++; n < eventCount; n = next++) await sendWebhook(url, { id: `floor-${n}`, secrets: [secret] }, body);
-  }),
-);
-const floorSeconds = (performance.now() - floorStarted) / 1000;
-arrivals.clear();
+/** Seconds the floor takes to deliver `count` POSTs. */
+async function floor(tag: string, count = eventCount): Promise<number> {
+  let next = 0;
+  const floorStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let n = next++; n < count; n = next++) await sendWebhook(url, { id: `${tag}-${n}`, secrets: [secret] }, body);
+    }),
+  );
+  arrivals.clear();
+  return (performance.now() - floorStarted) / 1000;
+}
+// Unmeasured: the first POSTs of a process run while V8 still compiles their code (a deployed worker is long warm).
+await floor('warm-up', 1_000);
+const floorBefore = await floor('floor');
 
 // The service: events emitted as fast as the outbox takes them, delivered by the worker.
 const workspace = await createWorkspace({ name: 'Webhooks', plan: 'business', email: 'webhooks@bench.test' });
@@ -104,19 +112,25 @@ await allArrived(eventCount);
 clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
 const delays = [...emittedAt].map(([id, at]) => arrivals.get(id)! - at);
+await worker.stop();
+const floorAfter = await floor('floor-again');
+// The service against both floors' combined rate: measured before and after it, they take the machine's drift out of the ratio.
+const floorRate = (2 * eventCount) / (floorBefore + floorAfter);
+const floorLine = (name: string, floorSeconds: number) =>
+  console.log(
+    `${name.padEnd(37)} ${eventCount} deliveries  ${floorSeconds.toFixed(1)} s  ${(eventCount / floorSeconds).toFixed(0)} deliveries/s`,
+  );
 
+floorLine(`floor (signed POSTs, ${concurrency} at once)`, floorBefore);
 console.log(
-  `floor (signed POSTs, ${concurrency} at once)  ${eventCount} deliveries  ${floorSeconds.toFixed(1)} s  ${(eventCount / floorSeconds).toFixed(0)} deliveries/s`,
-);
-console.log(
-  `service (outbox → fan-out → deliver)       ${eventCount} deliveries  ${seconds.toFixed(1)} s  ${(eventCount / seconds).toFixed(0)} deliveries/s  ` +
+  `service (outbox → fan-out → deliver)  ${eventCount} deliveries  ${seconds.toFixed(1)} s  ${(eventCount / seconds).toFixed(0)} deliveries/s  ` +
     `(events emitted in ${emitSeconds.toFixed(1)} s)  delay event → delivery p50 ${percentile(delays, 0.5).toFixed(0)} ms, p99 ${percentile(delays, 0.99).toFixed(0)} ms  ` +
-    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB  ${(eventCount / seconds / (eventCount / floorSeconds)).toFixed(2)}x floor`,
+    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB  ${(eventCount / seconds / floorRate).toFixed(2)}x the floors`,
 );
+floorLine('floor again', floorAfter);
 console.log(`store: ${store.name}; worker concurrency ${concurrency}`);
 if (commandTimes) printCommandProfile(commandTimes, eventCount, 'event');
 
-await worker.stop();
 receiver.close();
 await disconnectDatabase();
 await stop();

@@ -132,12 +132,12 @@ async function service() {
   );
   const worker = await startWorker({ concurrency: settings().WORKER_CONCURRENCY });
   commandTimes?.clear();
-  let job = { status: '', counts: {} as Record<string, number>, processed: 0, billable: 0 };
+  let job = { status: '', counts: {} as Record<string, number>, processed: 0, billable: 0, finished_at: null as string | null };
+  const requestedAt = Date.now();
   const figures = await measured(async () => {
     const started = await startValidation({ workspaceId: workspace.workspaceId, brandId: workspace.brandId }, { filter: {}, force: false });
-    // Read every 20 ms: the job's end is seen at most that late (every 100 ms added up to 4% of the run).
     while (!['completed', 'failed', 'cancelled'].includes(job.status)) {
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
       job = await getValidationJob(workspace.workspaceId, started.id);
     }
   });
@@ -145,7 +145,8 @@ async function service() {
   // The job's end is seen before its cleanup and event are written: let them land before the worker stops.
   await new Promise((r) => setTimeout(r, 1_000));
   await worker.stop();
-  return { ...figures, job };
+  // Timed from the request to the job's own finished_at: reading its state adds neither its interval nor its load.
+  return { ...figures, seconds: (Date.parse(job.finished_at!) - requestedAt) / 1000, job };
 }
 
 const line = (label: string, seconds: number, peakMb: number, peaks: number[], extra = '') =>

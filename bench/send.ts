@@ -17,10 +17,8 @@
  * process (`src/main.ts worker`, its outreach tick every 100 ms; one process
  * for every round, as the floor's code runs in one) until the SMTP server
  * has every message; then the floor runs again. The engine is compared with
- * the two floors' combined rate: measured before and after it, they take
- * the machine's drift out of the ratio (on a shared machine one floor's
- * rate moves by up to 40% from one minute to the next). The first round runs
- * on an empty store;
+ * both floors (bench/support-floors.ts). The first round runs on an empty
+ * store;
  * the second after BENCH_HISTORY earlier sent messages and their finished
  * enrollments are stored, as a busy workspace would have them. The floor's
  * peak RSS is sampled in this process, the worker's is its own peak so
@@ -51,6 +49,7 @@ import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { startService } from '../test/support/processes.ts';
+import { againstFloors } from './support-floors.ts';
 import { cpuMsOf, runWithWorkerFlags, statusMiB, workerNodeFlags } from './support-process.ts';
 import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
@@ -153,19 +152,15 @@ async function floor() {
     await Promise.all(Array.from({ length: sendsAtOnce }, sender));
   });
   transport.close();
-  return { ...figures, sent: (await sinkCount()) - before };
+  const sent = (await sinkCount()) - before;
+  if (sent !== messages) throw new Error(`the floor delivered ${sent} of ${messages}`);
+  return figures;
 }
 
-async function checkedFloor() {
-  const run = await floor();
-  if (run.sent !== messages) throw new Error(`the floor delivered ${run.sent} of ${messages}`);
-  return run;
-}
+type Activate = () => Promise<void>;
 
-let activate = async () => {};
-
-/** A workspace with 3 inboxes and a campaign of `messages` enrolled leads, made through the services; `activate` starts it. */
-async function campaignOfLeads(round: number) {
+/** A workspace with 3 inboxes and a campaign of `messages` enrolled leads, made through the services; answers what starts it. */
+async function campaignOfLeads(round: number): Promise<Activate> {
   const workspace = await createWorkspace({ name: `Send ${round}`, plan: 'business', email: `send${round}@bench.test` });
   const principal: Principal = {
     kind: 'api_key',
@@ -218,21 +213,21 @@ async function campaignOfLeads(round: number) {
     );
     if (enrolled.enrolled !== leads.length) throw new Error(`enrolled ${enrolled.enrolled} of ${leads.length} leads`);
   }
-  activate = async () => void (await updateCampaign(workspace.workspaceId, { id: campaign.id, status: 'active' }));
+  return async () => void (await updateCampaign(workspace.workspaceId, { id: campaign.id, status: 'active' }));
 }
 
 /** The campaign sent by sending passes in this process (for the command profile) or by a job worker process; returns seconds taken and the sender's peak RSS. */
-async function engine() {
+async function engine(activate: Activate) {
   const before = await sinkCount();
   commandTimes.clear();
-  const figures = profile ? await passesHere() : await inWorker(before);
+  const figures = profile ? await passesHere(activate) : await inWorker(activate, before);
   closeTransports();
   const received = (await sinkCount()) - before;
   if (received !== messages) throw new Error(`the SMTP server received ${received} of ${messages} messages`);
   return figures;
 }
 
-async function passesHere() {
+async function passesHere(activate: Activate) {
   await activate();
   return measured(async () => {
     for (let sent = 0, got = -1; got !== 0 && sent < messages; sent += got) got = (await runOutreachPass()).sent ?? 0;
@@ -248,7 +243,7 @@ let worker: Awaited<ReturnType<typeof startService>> | null = null;
  * measured while its code is still being compiled, beside a floor whose
  * code this process has already run.
  */
-async function inWorker(before: number) {
+async function inWorker(activate: Activate, before: number) {
   if (!worker) {
     worker = await startService(
       process.execPath,
@@ -333,9 +328,9 @@ async function seedHistory(count: number) {
   }
 }
 
-const line = (name: string, figures: Figures, floorRate?: number) => {
+const line = (name: string, figures: Figures, toFloors?: number) => {
   const rate = messages / figures.seconds;
-  const ratio = floorRate ? `  ${(rate / floorRate).toFixed(2)}× the floors` : '';
+  const ratio = toFloors ? `  ${toFloors.toFixed(2)}× the floors` : '';
   const cpu = Object.entries(figures.cpu)
     .map(([process, ms]) => `${process} ${ms.toFixed(2)}`)
     .join(', ');
@@ -354,13 +349,13 @@ try {
   ];
   for (const [index, [label, prepare]] of rounds.entries()) {
     await prepare();
-    await campaignOfLeads(index);
-    const floorBefore = await checkedFloor();
+    const activate = await campaignOfLeads(index);
+    const floorBefore = await floor();
     line(`floor (nodemailer pool), ${label}`, floorBefore);
-    const engineRun = await engine();
-    const floorAfter = await checkedFloor();
-    const floorRate = (2 * messages) / (floorBefore.seconds + floorAfter.seconds);
-    line(`engine (${profile ? 'in this process' : 'a worker process'}), ${label}`, engineRun, floorRate);
+    const engineRun = await engine(activate);
+    const floorAfter = await floor();
+    const toFloors = againstFloors(engineRun.seconds, [floorBefore.seconds, floorAfter.seconds]);
+    line(`engine (${profile ? 'in this process' : 'a worker process'}), ${label}`, engineRun, toFloors);
     line(`floor again, ${label}`, floorAfter);
     if (profile) printProfile();
   }

@@ -14,7 +14,7 @@
  * take tens of milliseconds); the service's limit of
  * SMTP_PROBE_CONCURRENCY_PER_MX connections per host is checked against
  * what each host saw. The floor runs before the job and again after it;
- * the job is compared with both. Peak RSS is sampled every 20 ms per
+ * the job is compared with both (bench/support-floors.ts). Peak RSS is sampled every 20 ms per
  * phase. The process runs with the flags of `npm run worker` (the worker
  * runs in it).
  */
@@ -31,6 +31,7 @@ import { probeOptions } from '../src/validation/run/domain-check.ts';
 import { getValidationJob, startValidation } from '../src/validation/validation.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
 import { benchDomain } from './support-mail-world.ts';
+import { againstFloors } from './support-floors.ts';
 import { runWithWorkerFlags } from './support-process.ts';
 import { benchStore, importInBatches, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
@@ -160,14 +161,12 @@ line('floor (DNS + SMTP probes only)', floorRun.seconds, floorRun.peakMb, await 
 const serviceRun = await service();
 const servicePeaks = await hostPeaks();
 const floorAgain = await floor();
-// Against both floors: measured before and after the service, they take the machine's drift (and the first run's compiling) out of the ratio.
-const floorSeconds = (floorRun.seconds + floorAgain.seconds) / 2;
 line(
   'service (validation job + worker)',
   serviceRun.seconds,
   serviceRun.peakMb,
   servicePeaks,
-  `  ${(floorSeconds / serviceRun.seconds).toFixed(2)}x the floors`,
+  `  ${againstFloors(serviceRun.seconds, [floorRun.seconds, floorAgain.seconds]).toFixed(2)}x the floors`,
 );
 line('floor again', floorAgain.seconds, floorAgain.peakMb, await hostPeaks());
 console.log(

@@ -4,8 +4,8 @@
  * 127.0.0.1) by the worker in this process: fan-out, signing, the guarded
  * POST, one attempt record. The floor POSTs the same signed bodies to the
  * same receiver directly, as many at once as the worker runs jobs, before
- * the service and again after it: the service is compared with both floors'
- * combined rate, which takes the machine's drift out of the ratio. The
+ * the service and again after it: the service is compared with both
+ * (bench/support-floors.ts). The
  * process runs with the flags of `npm run worker` (the worker runs in it).
  *
  *   npm run bench:webhooks                    # embedded FerretDB in a temp dir
@@ -22,6 +22,7 @@ import { emitEvent } from '../src/events/events.service.ts';
 import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { createWebhook } from '../src/webhooks/webhooks.service.ts';
 import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { againstFloors } from './support-floors.ts';
 import { runWithWorkerFlags } from './support-process.ts';
 import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';
 
@@ -114,8 +115,6 @@ const seconds = (performance.now() - started) / 1000;
 const delays = [...emittedAt].map(([id, at]) => arrivals.get(id)! - at);
 await worker.stop();
 const floorAfter = await floor('floor-again');
-// The service against both floors' combined rate: measured before and after it, they take the machine's drift out of the ratio.
-const floorRate = (2 * eventCount) / (floorBefore + floorAfter);
 const floorLine = (name: string, floorSeconds: number) =>
   console.log(
     `${name.padEnd(37)} ${eventCount} deliveries  ${floorSeconds.toFixed(1)} s  ${(eventCount / floorSeconds).toFixed(0)} deliveries/s`,
@@ -125,7 +124,7 @@ floorLine(`floor (signed POSTs, ${concurrency} at once)`, floorBefore);
 console.log(
   `service (outbox → fan-out → deliver)  ${eventCount} deliveries  ${seconds.toFixed(1)} s  ${(eventCount / seconds).toFixed(0)} deliveries/s  ` +
     `(events emitted in ${emitSeconds.toFixed(1)} s)  delay event → delivery p50 ${percentile(delays, 0.5).toFixed(0)} ms, p99 ${percentile(delays, 0.99).toFixed(0)} ms  ` +
-    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB  ${(eventCount / seconds / floorRate).toFixed(2)}x the floors`,
+    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB  ${againstFloors(seconds, [floorBefore, floorAfter]).toFixed(2)}x the floors`,
 );
 floorLine('floor again', floorAfter);
 console.log(`store: ${store.name}; worker concurrency ${concurrency}`);

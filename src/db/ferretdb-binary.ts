@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const projectRoot = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -21,6 +21,7 @@ const binaryOf = (build: FerretDbBuild) => join(toolsDir, 'bin', build === 'patc
 const builtFromFileOf = (build: FerretDbBuild) => `${binaryOf(build)}.source-sha256`;
 
 const onPath = (name: string) => spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+const goCommand = () => onPath('go') || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : '');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -110,7 +111,7 @@ export function ensureFerretDbBinary(log: (line: string) => void, explicit?: str
   const binary = binaryOf(build);
   const hash = sourceHash(build);
   if (isCurrent(build, hash)) return binary;
-  const go = onPath('go') || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : '');
+  const go = goCommand();
   if (!go) {
     if (existsSync(binary)) return binary;
     throw new Error(
@@ -131,4 +132,22 @@ export function ensureFerretDbBinary(log: (line: string) => void, explicit?: str
   writeFileSync(builtFromFileOf(build), hash);
   log(`FerretDB built at ${binary}`);
   return binary;
+}
+
+/**
+ * Runs the Go tests the patch adds (its files ending in `_test.go`, each comparing a fast path of ours with
+ * FerretDB's own) in the patched module, built first: go test's exit status and output.
+ */
+export function testPatch(log: (line: string) => void): { status: number | null; output: string } {
+  ensureFerretDbBinary(log);
+  const added = join(patchDir, 'files');
+  const tests = filesUnder(added).filter((file) => file.endsWith('_test.go'));
+  const names = tests.flatMap((file) => [...readFileSync(join(added, file), 'utf8').matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]));
+  const packages = [...new Set(tests.map((file) => `./${dirname(file)}`))];
+  const result = spawnSync(goCommand(), ['test', '-count=1', '-run', `^(${names.join('|')})$`, ...packages], {
+    cwd: patchedModuleDir,
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }

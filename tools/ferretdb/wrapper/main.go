@@ -52,16 +52,22 @@ func main() {
 		log.Fatal(err)
 	}
 
-	// A CPU profile of the whole run, for measuring the store under a benchmark (go tool pprof reads it).
+	// A CPU profile of the whole run, for measuring the store under a benchmark (go tool pprof reads it); with
+	// FERRETDB_CPU_PROFILE_ON_SIGNAL set, of the time between two SIGUSR1s instead (one phase of a benchmark).
 	if path := os.Getenv("FERRETDB_CPU_PROFILE"); path != "" {
-		out, err := os.Create(path)
-		if err != nil {
-			log.Fatal(err)
+		if os.Getenv("FERRETDB_CPU_PROFILE_ON_SIGNAL") == "" {
+			startCPUProfile(path)
+			defer pprof.StopCPUProfile()
+		} else {
+			toggles := make(chan os.Signal, 1)
+			signal.Notify(toggles, syscall.SIGUSR1)
+			go func() {
+				<-toggles
+				startCPUProfile(path)
+				<-toggles
+				pprof.StopCPUProfile()
+			}()
 		}
-		if err := pprof.StartCPUProfile(out); err != nil {
-			log.Fatal(err)
-		}
-		defer pprof.StopCPUProfile()
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -75,6 +81,16 @@ func main() {
 	}
 
 	if err := f.Run(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func startCPUProfile(path string) {
+	out, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
 import { closeTransports } from '../../src/outreach/sending/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
@@ -172,6 +172,21 @@ describe('what stops a lead before its next step', () => {
     expect(smtp.received.map((mail) => mail.to[0])).toEqual(['fine@x.test']);
     expect(smtp.attempts('late@listed.test') + smtp.attempts('whole@domain.test')).toBe(0);
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ failed: 2, finished: 1 });
+  });
+
+  it('reads the list again for sends that go more than a second after the pass read it', async () => {
+    // Nine leads: the inbox's first eight sends go together and take 1.4 s (four connections, 0.7 s each).
+    const emails = Array.from({ length: 9 }, (_, n) => `slow${n}@x.test`);
+    smtp.script('@x.test', { delayMs: 700 });
+    const { key, campaign } = await campaignFor(emails);
+    const pass = runOutreachPass();
+    await vi.waitFor(() => expect(emails.some((email) => smtp.attempts(email) > 0)).toBe(true), { timeout: 10_000, interval: 20 });
+    // Listed while the first eight are at the SMTP server: only the ninth is still to go.
+    expect((await server.request('POST', '/api/outreach/suppressions', { key, body: { entries: ['@x.test'] } })).status).toBe(201);
+    await pass;
+    expect(smtp.received).toHaveLength(8);
+    expect(emails.filter((email) => smtp.attempts(email) === 0)).toHaveLength(1);
+    expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ finished: 8, failed: 1 });
   });
 
   it('sends nothing more to a lead archived, disqualified or unsubscribed since it was enrolled', async () => {

@@ -38,12 +38,16 @@ export type Attempt =
 
 /**
  * Sends claimed messages over SMTP, all at once, the do-not-contact list
- * checked once more for all of them right before the SMTP calls. Writes
- * nothing: recordDeliveries does, for many attempts at once.
+ * read once more for all of them right before the SMTP calls unless the
+ * caller read it for them just before (`listJustRead`). Writes nothing:
+ * recordDeliveries does, for many attempts at once.
  */
-export async function attemptDeliveries(requests: DeliveryRequest[]): Promise<Array<{ request: DeliveryRequest; attempt: Attempt }>> {
+export async function attemptDeliveries(
+  requests: DeliveryRequest[],
+  listJustRead = false,
+): Promise<Array<{ request: DeliveryRequest; attempt: Attempt }>> {
   const suppressed = new Set<string>();
-  for (const workspaceId of new Set(requests.map((request) => request.record.workspaceId))) {
+  for (const workspaceId of listJustRead ? [] : new Set(requests.map((request) => request.record.workspaceId))) {
     const addresses = requests.filter((request) => request.record.workspaceId === workspaceId).map((request) => request.record.to);
     for (const address of await suppressedAmong(workspaceId, addresses)) suppressed.add(`${workspaceId}\n${address}`);
   }

@@ -17,13 +17,17 @@ type SendingInbox = CampaignPass['inboxes'][number];
 /** SMTP sends under way at once (each on its own connection of the inbox's pool): claimed together, just before. */
 const sendsAtOnce = 8;
 
+/** How old the chunk's read of the do-not-contact list may be when sends go: older, it is read again for them. */
+const listFreshForMs = 1_000;
+
 /**
  * Sends a chunk of due steps with a few writes for all of them: the reads
  * and the settling of steps that cannot go (planSteps), the cap slots taken
  * with one conditional increment per count, then a few sends at a time,
- * each few claimed with one insert just before their SMTP calls (after one
- * more check of the do-not-contact list for them), and at the end every
- * outcome recorded together. Answers each step's outcome, in order.
+ * each few claimed with one insert just before their SMTP calls (the
+ * do-not-contact list read again for them once the chunk's read of it is a
+ * second old), and at the end every outcome recorded together. Answers each
+ * step's outcome, in order.
  *
  * A worker that dies mid-chunk leaves the sends it claimed in the claimed
  * state, whether their SMTP calls went out or not: they are reported as
@@ -33,6 +37,7 @@ const sendsAtOnce = 8;
  */
 export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
+  let listReadAt = nowMs();
   const planned = await planSteps(pass, due, outcomes);
   const { assigned, refused } = await takeSlots(pass, planned);
   for (const { index } of refused.sends) outcomes[index] = refused.outcome!;
@@ -41,7 +46,9 @@ export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promi
     const claimed = await claim(pass, assigned.slice(start, start + sendsAtOnce));
     for (const { send } of claimed.lost) outcomes[send.index] = 'claimed_elsewhere';
     await releaseSlots(claimed.lost.flatMap(({ slots }) => slots));
-    attempts.push(...((await attemptDeliveries(claimed.won)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
+    const listJustRead = nowMs() - listReadAt < listFreshForMs;
+    if (!listJustRead) listReadAt = nowMs();
+    attempts.push(...((await attemptDeliveries(claimed.won, listJustRead)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
   }
   const deliveries = await recordDeliveries(attempts);
   await settle(

@@ -55,26 +55,13 @@ func (e *fastEncoder) schema(d *types.Document) bool {
 	}
 
 	e.buf = append(e.buf, `{"p":{`...)
-
-	first := true
-	for key, value := range d.Fields() {
-		if !first {
-			e.buf = append(e.buf, ',')
-		}
-
-		first = false
-
-		e.string(key)
-		e.buf = append(e.buf, ':')
-
-		if !e.elem(value) {
-			return false
-		}
+	if !e.members(d, e.elem) {
+		return false
 	}
 
 	e.buf = append(e.buf, `},"$k":[`...)
 
-	first = true
+	first := true
 	for key := range d.Fields() {
 		if !first {
 			e.buf = append(e.buf, ',')
@@ -86,6 +73,27 @@ func (e *fastEncoder) schema(d *types.Document) bool {
 	}
 
 	e.buf = append(e.buf, ']', '}')
+
+	return true
+}
+
+// members writes a document's fields as JSON object members: each key as a JSON string, its value by write.
+func (e *fastEncoder) members(d *types.Document, write func(any) bool) bool {
+	first := true
+	for key, value := range d.Fields() {
+		if !first {
+			e.buf = append(e.buf, ',')
+		}
+
+		first = false
+
+		e.string(key)
+		e.buf = append(e.buf, ':')
+
+		if !write(value) {
+			return false
+		}
+	}
 
 	return true
 }
@@ -149,21 +157,8 @@ func (e *fastEncoder) value(value any) bool {
 		}
 
 		e.buf = append(e.buf, '{')
-
-		first := true
-		for key, value := range v.Fields() {
-			if !first {
-				e.buf = append(e.buf, ',')
-			}
-
-			first = false
-
-			e.string(key)
-			e.buf = append(e.buf, ':')
-
-			if !e.value(value) {
-				return false
-			}
+		if !e.members(v, e.value) {
+			return false
 		}
 
 		e.buf = append(e.buf, '}')

@@ -86,16 +86,19 @@ function preparePatchedModule(go: string) {
 }
 
 /**
- * The go.mod of the unpatched build: the wrapper's own without its `replace` line, so the
- * pinned module is built as published (`go build -modfile`, beside a copy of go.sum).
+ * A copy of the wrapper's go.mod (and go.sum beside it) in .tools, for `go -modfile`: the
+ * wrapper's files stay as they are (they decide when FerretDB is rebuilt) whatever go writes.
  */
-function upstreamModFile(): string {
-  const modFile = join(toolsDir, 'ferretdb-upstream.mod');
-  const goMod = readFileSync(join(wrapperDir, 'go.mod'), 'utf8').replace(/^replace .*$/m, '');
+function wrapperModFile(name: string, goMod = readFileSync(join(wrapperDir, 'go.mod'), 'utf8')): string {
+  const modFile = join(toolsDir, `${name}.mod`);
   writeFileSync(modFile, goMod);
-  writeFileSync(join(toolsDir, 'ferretdb-upstream.sum'), readFileSync(join(wrapperDir, 'go.sum')));
+  writeFileSync(join(toolsDir, `${name}.sum`), readFileSync(join(wrapperDir, 'go.sum')));
   return modFile;
 }
+
+/** The go.mod of the unpatched build: the wrapper's own without its `replace` line, so the pinned module is built as published. */
+const upstreamModFile = () =>
+  wrapperModFile('ferretdb-upstream', readFileSync(join(wrapperDir, 'go.mod'), 'utf8').replace(/^replace .*$/m, ''));
 
 /**
  * Finds the FerretDB binary, building it on first use (and again when the wrapper or the
@@ -136,16 +139,21 @@ export function ensureFerretDbBinary(log: (line: string) => void, explicit?: str
 
 /**
  * Runs the Go tests the patch adds (its files ending in `_test.go`, each comparing a fast path of ours with
- * FerretDB's own) in the patched module, built first: go test's exit status and output.
+ * FerretDB's own or with SQLite) in the patched module, built first: go test's exit status and output. They run
+ * in the wrapper's module, so they are built with the dependencies the binary is (its SQLite, for one), not the
+ * older ones FerretDB's own go.mod names.
  */
 export function testPatch(log: (line: string) => void): { status: number | null; output: string } {
   ensureFerretDbBinary(log);
+  const go = goCommand();
+  if (!go) throw new Error('The Go tests of the FerretDB patch need Go (>= 1.24) on PATH or in /usr/local/go');
   const added = join(patchDir, 'files');
   const tests = filesUnder(added).filter((file) => file.endsWith('_test.go'));
   const names = tests.flatMap((file) => [...readFileSync(join(added, file), 'utf8').matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]));
-  const packages = [...new Set(tests.map((file) => `./${dirname(file)}`))];
-  const result = spawnSync(goCommand(), ['test', '-count=1', '-run', `^(${names.join('|')})$`, ...packages], {
-    cwd: patchedModuleDir,
+  const packages = [...new Set(tests.map((file) => `github.com/FerretDB/FerretDB/${dirname(file)}`))];
+  const modFile = wrapperModFile('ferretdb-test');
+  const result = spawnSync(go, ['test', `-modfile=${modFile}`, '-count=1', '-run', `^(${names.join('|')})$`, ...packages], {
+    cwd: wrapperDir,
     encoding: 'utf8',
     env: { ...process.env, GOFLAGS: '-mod=mod' },
   });

@@ -175,9 +175,9 @@ describe('what stops a lead before its next step', () => {
   });
 
   it('reads the list again for sends that go more than a second after the pass read it', async () => {
-    // Nine leads: the inbox's first eight sends go together and take 1.4 s (four connections, 0.7 s each).
+    // Nine leads: the inbox's first eight sends go together and take more than a second (each RCPT 1.1 s).
     const emails = Array.from({ length: 9 }, (_, n) => `slow${n}@x.test`);
-    smtp.script('@x.test', { delayMs: 700 });
+    smtp.script('@x.test', { delayMs: 1_100 });
     const { key, campaign } = await campaignFor(emails);
     const pass = runOutreachPass();
     await vi.waitFor(() => expect(emails.some((email) => smtp.attempts(email) > 0)).toBe(true), { timeout: 10_000, interval: 20 });
@@ -187,6 +187,22 @@ describe('what stops a lead before its next step', () => {
     expect(smtp.received).toHaveLength(8);
     expect(emails.filter((email) => smtp.attempts(email) === 0)).toHaveLength(1);
     expect((await getCampaign(server, key, campaign.id)).progress).toMatchObject({ finished: 8, failed: 1 });
+  });
+
+  it('checks a retry against the list at the address its first attempt went to', async () => {
+    smtp.script('first@x.test', 'tempfail');
+    const { key, leads } = await campaignFor(['first@x.test']);
+    expect(await runOutreachPass()).toMatchObject({ deferred: 1 });
+    // The lead's address changes after the first attempt; its retry still goes to the first one, listed since.
+    const changed = await server.request('PATCH', `/api/leads/${leads[0]!.id}`, { key, body: { field: 'email', value: 'second@y.test' } });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect((await server.request('POST', '/api/outreach/suppressions', { key, body: { entries: ['first@x.test'] } })).status).toBe(201);
+    smtp.script('first@x.test', 'accept');
+    clock.advance(5 * minute + 1000);
+    await runOutreachPass();
+    expect(smtp.attempts('first@x.test')).toBe(1);
+    expect(smtp.received).toHaveLength(0);
+    expect(await collection('outreach_messages').findOne({ to: 'first@x.test' })).toMatchObject({ status: 'failed' });
   });
 
   it('sends nothing more to a lead archived, disqualified or unsubscribed since it was enrolled', async () => {

@@ -37,28 +37,32 @@ export type Attempt =
   { outcome: 'sent'; sentAt: Date; smtpResponse: string } | { outcome: 'suppressed' } | { outcome: 'refused'; failure: SmtpFailure };
 
 /**
- * Sends claimed messages over SMTP, all at once, the do-not-contact list
- * read once more for all of them right before the SMTP calls unless the
- * caller read it for them just before (`listJustRead`). Writes nothing:
- * recordDeliveries does, for many attempts at once.
+ * Sends claimed messages over SMTP, all at once, none to an address on the
+ * do-not-contact list: `listed` holds those of the requests' workspace as
+ * the caller read them just before, else the list is read here for them.
+ * Writes nothing: recordDeliveries does, for many attempts at once.
  */
 export async function attemptDeliveries(
   requests: DeliveryRequest[],
-  listJustRead = false,
+  listed?: ReadonlySet<string>,
 ): Promise<Array<{ request: DeliveryRequest; attempt: Attempt }>> {
-  const suppressed = new Set<string>();
-  for (const workspaceId of listJustRead ? [] : new Set(requests.map((request) => request.record.workspaceId))) {
-    const addresses = requests.filter((request) => request.record.workspaceId === workspaceId).map((request) => request.record.to);
-    for (const address of await suppressedAmong(workspaceId, addresses)) suppressed.add(`${workspaceId}\n${address}`);
-  }
+  const isListed = listed ? (request: DeliveryRequest) => listed.has(request.record.to.trim().toLowerCase()) : await readList(requests);
   return Promise.all(
     requests.map(async (request) => ({
       request,
-      attempt: suppressed.has(`${request.record.workspaceId}\n${request.record.to.trim().toLowerCase()}`)
-        ? ({ outcome: 'suppressed' } as const)
-        : await sendOverSmtp(request),
+      attempt: isListed(request) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request),
     })),
   );
+}
+
+/** The do-not-contact lists of the requests' workspaces, one read each: whether a request's address is on its list. */
+async function readList(requests: DeliveryRequest[]): Promise<(request: DeliveryRequest) => boolean> {
+  const suppressed = new Set<string>();
+  for (const workspaceId of new Set(requests.map((request) => request.record.workspaceId))) {
+    const addresses = requests.filter((request) => request.record.workspaceId === workspaceId).map((request) => request.record.to);
+    for (const address of await suppressedAmong(workspaceId, addresses)) suppressed.add(`${workspaceId}\n${address}`);
+  }
+  return (request) => suppressed.has(`${request.record.workspaceId}\n${request.record.to.trim().toLowerCase()}`);
 }
 
 async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {

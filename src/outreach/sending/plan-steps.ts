@@ -54,20 +54,25 @@ export function nextStepAfter(sequence: Sequence, step: number, fromMs: number) 
  * leads, the steps' records, the do-not-contact list), settles those that
  * cannot go (the lead stopped, unsubscribed, archived, suppressed or gone;
  * a merge variable it lacks; a step sent, claimed or cut off before) and
- * answers the rest, to send. `outcomes` gets each settled step's outcome at
- * its index in `due`.
+ * answers the rest, to send, with the addresses the list holds among theirs
+ * (a retry goes to the address of its first attempt). `outcomes` gets each
+ * settled step's outcome at its index in `due`.
  */
-export async function planSteps(pass: CampaignPass, due: EnrollmentDoc[], outcomes: StepOutcome[]): Promise<PlannedSend[]> {
+export async function planSteps(
+  pass: CampaignPass,
+  due: EnrollmentDoc[],
+  outcomes: StepOutcome[],
+): Promise<{ planned: PlannedSend[]; listed: Set<string> }> {
   const { campaign, sequence } = pass;
   const leads = await leadsForOutreach(
     campaign.workspaceId,
     due.map((enrollment) => enrollment.leadId),
   );
   const records = await findMessages(due.map((enrollment) => stepRecordId(enrollment._id, enrollment.nextStep)));
-  const suppressed = await suppressedAmong(
-    campaign.workspaceId,
-    [...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])),
-  );
+  const suppressed = await suppressedAmong(campaign.workspaceId, [
+    ...[...leads.values()].flatMap((lead) => (lead.email ? [lead.email] : [])),
+    ...[...records.values()].flatMap((record) => (record.status === 'deferred' ? [record.to] : [])),
+  ]);
   const planned: PlannedSend[] = [];
   for (const [index, enrollment] of due.entries()) {
     const stop = async (reason: Parameters<typeof stopEnrollment>[1]) => (await stopEnrollment(enrollment, reason), 'stopped' as const);
@@ -116,7 +121,7 @@ export async function planSteps(pass: CampaignPass, due: EnrollmentDoc[], outcom
       deferred: earlier?.status === 'deferred' ? earlier : null,
     });
   }
-  return planned;
+  return { planned, listed: suppressed };
 }
 
 /** A claim with no outcome: its send may or may not have gone out, so it is reported and the lead moves on. */

@@ -8,6 +8,7 @@ import { attemptDeliveries, recordDeliveries, type Attempt, type Delivery, type 
 import type { MessageDoc } from './message.model.ts';
 import { claimMessages, claimRetry, newMessageId, stepRecordId, type NewMessage } from './messages.service.ts';
 import { nextStepAfter, planSteps, type CampaignPass, type PlannedSend, type StepOutcome } from './plan-steps.ts';
+import { suppressedAmong } from '../suppressions/suppressions.service.ts';
 import { releaseSlots, takeCampaignSlots, takeInboxSlots, type TakenSlots } from './send-slots.ts';
 
 export type { CampaignPass, StepOutcome } from './plan-steps.ts';
@@ -19,6 +20,13 @@ const sendsAtOnce = 8;
 
 /** How old the chunk's read of the do-not-contact list may be when sends go: older, it is read again for them. */
 const listFreshForMs = 1_000;
+
+/** The do-not-contact list as read for a chunk's sends: the addresses it holds among theirs, and when it was read. */
+interface ListRead {
+  listed: Set<string>;
+  /** performance.now() before the read: the list's age is measured on a clock no one sets. */
+  readAt: number;
+}
 
 /**
  * Sends a chunk of due steps with a few writes for all of them: the reads
@@ -37,8 +45,9 @@ const listFreshForMs = 1_000;
  */
 export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
-  let listReadAt = nowMs();
-  const planned = await planSteps(pass, due, outcomes);
+  const planReadAt = performance.now();
+  const { planned, listed } = await planSteps(pass, due, outcomes);
+  let list: ListRead = { listed, readAt: planReadAt };
   const { assigned, refused } = await takeSlots(pass, planned);
   for (const { index } of refused.sends) outcomes[index] = refused.outcome!;
   const attempts: Array<{ request: ClaimedSend; attempt: Attempt }> = [];
@@ -46,9 +55,8 @@ export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promi
     const claimed = await claim(pass, assigned.slice(start, start + sendsAtOnce));
     for (const { send } of claimed.lost) outcomes[send.index] = 'claimed_elsewhere';
     await releaseSlots(claimed.lost.flatMap(({ slots }) => slots));
-    const listJustRead = nowMs() - listReadAt < listFreshForMs;
-    if (!listJustRead) listReadAt = nowMs();
-    attempts.push(...((await attemptDeliveries(claimed.won, listJustRead)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
+    if (performance.now() - list.readAt >= listFreshForMs) list = await readList(pass, assigned.slice(start));
+    attempts.push(...((await attemptDeliveries(claimed.won, list.listed)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
   }
   const deliveries = await recordDeliveries(attempts);
   await settle(
@@ -60,6 +68,13 @@ export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promi
 }
 
 type ClaimedSend = DeliveryRequest & { send: PlannedSend };
+
+/** The list read again for the chunk's sends still to go (a retry goes to the address of its first attempt). */
+async function readList(pass: CampaignPass, sends: Slotted[]): Promise<ListRead> {
+  const readAt = performance.now();
+  const addresses = sends.map(({ send }) => send.deferred?.to ?? send.lead.email);
+  return { listed: await suppressedAmong(pass.campaign.workspaceId, addresses), readAt };
+}
 
 interface Slotted {
   send: PlannedSend;

@@ -263,6 +263,21 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
     rmSync(upstreamDir, { recursive: true, force: true });
   });
 
+  it('refuses a NaN anywhere in a request as the published build does, and answers the next one', async () => {
+    const [patched, published] = await twin('nan_requests', [{ _id: 'a', v: 1 }]);
+    const requests = [
+      (collection: Collection) => collection.insertOne({ _id: 'n' as never, v: Number.NaN }),
+      (collection: Collection) => collection.find({ v: { $in: [1, Number.NaN] } }).toArray(),
+      (collection: Collection) => collection.updateOne({ _id: 'a' as never }, { $set: { deep: { list: [1, { x: Number.NaN }] } } }),
+    ];
+    for (const request of requests) {
+      const [fromPatched, fromPublished] = [await answer(() => request(patched)), await answer(() => request(published))];
+      expect(fromPatched).toMatchObject({ error: expect.anything() });
+      expect(fromPatched).toEqual(fromPublished);
+      expect(await wholeCollection(patched)).toEqual(await wholeCollection(published));
+    }
+  });
+
   /** The same collection, with the same documents and indexes, on both stores. */
   async function twin(name: string, docs: Document[]) {
     const pair = [patchedDb.collection(name), upstreamDb.collection(name)] as const;

@@ -4,7 +4,7 @@ import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
 import { setEach } from '../../db/lean-update.ts';
-import { suppressedAmong } from '../suppressions/suppressions.service.ts';
+import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import { countForCampaign } from './campaign-progress.ts';
 import { Campaign, type CampaignDoc } from './campaign.model.ts';
 import { getCampaignDoc } from './campaigns.service.ts';
@@ -15,12 +15,12 @@ type SkipReason = 'suppressed' | 'unsubscribed' | 'archived' | 'already_enrolled
 const sendable = z.email();
 
 /** Why a lead may not be enrolled, or null when it may (`suppressed`: the addresses the list holds). */
-function refusal(lead: OutreachLead | undefined, suppressed: Set<string>): SkipReason | null {
+function refusal(lead: OutreachLead | undefined, suppressed: ListedAddresses): SkipReason | null {
   if (!lead?.email) return 'no_email';
   if (!sendable.safeParse(lead.email).success) return 'invalid_email';
   if (lead.unsubscribed) return 'unsubscribed';
   if (lead.archived || lead.status === 'disqualified') return 'archived';
-  if (suppressed.has(lead.email.trim().toLowerCase())) return 'suppressed';
+  if (suppressed.has(lead.email)) return 'suppressed';
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { applyBounceGuard, type inboxesForSending } from '../inboxes/inbox-sending.service.ts';
-import { suppressAddress, suppressedAmong } from '../suppressions/suppressions.service.ts';
+import { suppressAddress, suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import { eventScopes, recordOutreachEvents, type ScopedEvents } from '../stats/outreach-stats.service.ts';
 import { compose } from './compose.ts';
 import { classifySmtpError, transportFor, type SmtpFailure } from './mailer.ts';
@@ -37,32 +37,20 @@ export type Attempt =
   { outcome: 'sent'; sentAt: Date; smtpResponse: string } | { outcome: 'suppressed' } | { outcome: 'refused'; failure: SmtpFailure };
 
 /**
- * Sends claimed messages over SMTP, all at once, none to an address on the
- * do-not-contact list: `listed` holds those of the requests' workspace as
- * the caller read them just before, else the list is read here for them.
+ * Sends claimed messages of one workspace over SMTP, all at once, none to
+ * an address on its do-not-contact list as the caller read it just before.
  * Writes nothing: recordDeliveries does, for many attempts at once.
  */
 export async function attemptDeliveries(
   requests: DeliveryRequest[],
-  listed?: ReadonlySet<string>,
+  listed: ListedAddresses,
 ): Promise<Array<{ request: DeliveryRequest; attempt: Attempt }>> {
-  const isListed = listed ? (request: DeliveryRequest) => listed.has(request.record.to.trim().toLowerCase()) : await readList(requests);
   return Promise.all(
     requests.map(async (request) => ({
       request,
-      attempt: isListed(request) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request),
+      attempt: listed.has(request.record.to) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request),
     })),
   );
-}
-
-/** The do-not-contact lists of the requests' workspaces, one read each: whether a request's address is on its list. */
-async function readList(requests: DeliveryRequest[]): Promise<(request: DeliveryRequest) => boolean> {
-  const suppressed = new Set<string>();
-  for (const workspaceId of new Set(requests.map((request) => request.record.workspaceId))) {
-    const addresses = requests.filter((request) => request.record.workspaceId === workspaceId).map((request) => request.record.to);
-    for (const address of await suppressedAmong(workspaceId, addresses)) suppressed.add(`${workspaceId}\n${address}`);
-  }
-  return (request) => suppressed.has(`${request.record.workspaceId}\n${request.record.to.trim().toLowerCase()}`);
 }
 
 async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
@@ -170,8 +158,9 @@ export async function recordDeliveries(attempts: Array<{ request: DeliveryReques
   );
 }
 
-/** One message: attempted, then recorded. */
+/** One message: the list read for it, attempted, then recorded. */
 export async function deliver(request: DeliveryRequest): Promise<Delivery> {
-  const [delivery] = await recordDeliveries(await attemptDeliveries([request]));
+  const listed = await suppressedAmong(request.record.workspaceId, [request.record.to]);
+  const [delivery] = await recordDeliveries(await attemptDeliveries([request], listed));
   return delivery!;
 }

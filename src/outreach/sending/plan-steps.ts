@@ -9,7 +9,7 @@ import type { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { renderStep, variantFor } from '../sequences/render-step.ts';
 import type { getSequenceForSending } from '../sequences/sequences.service.ts';
 import { recordOutreachEvent, eventScopes } from '../stats/outreach-stats.service.ts';
-import { suppressedAmong } from '../suppressions/suppressions.service.ts';
+import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import type { MessageDoc } from './message.model.ts';
 import { findMessages, markInterrupted, stepRecordId } from './messages.service.ts';
 
@@ -39,6 +39,9 @@ export interface PlannedSend {
   deferred: MessageDoc | null;
 }
 
+/** Where a planned send goes: the lead's address, or for a retry the address of its first attempt. */
+export const addressOf = (send: PlannedSend): string => send.deferred?.to ?? send.lead.email;
+
 const dayMs = 24 * 3_600_000;
 /** Longer than any send takes (the SMTP socket times out after a minute): a claim this old has no worker left. */
 const interruptedAfterMs = 10 * 60_000;
@@ -62,7 +65,7 @@ export async function planSteps(
   pass: CampaignPass,
   due: EnrollmentDoc[],
   outcomes: StepOutcome[],
-): Promise<{ planned: PlannedSend[]; listed: Set<string> }> {
+): Promise<{ planned: PlannedSend[]; listed: ListedAddresses }> {
   const { campaign, sequence } = pass;
   const leads = await leadsForOutreach(
     campaign.workspaceId,
@@ -95,7 +98,7 @@ export async function planSteps(
         return interrupted(pass, enrollment, earlier);
       }
       if (earlier?.status === 'failed') return stop('failed');
-      if (suppressed.has(lead.email.trim().toLowerCase())) return stop('suppressed');
+      if (suppressed.has(lead.email)) return stop('suppressed');
       return undefined;
     })();
     if (settled) {

@@ -4,11 +4,11 @@ import { countForCampaign } from '../campaigns/campaign-progress.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
 import { advanceEnrollments, deferEnrollments, stopEnrollment } from '../campaigns/enrollments.service.ts';
 import { localDay } from '../campaigns/schedule.ts';
+import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import { attemptDeliveries, recordDeliveries, type Attempt, type Delivery, type DeliveryRequest } from './deliver.ts';
 import type { MessageDoc } from './message.model.ts';
 import { claimMessages, claimRetry, newMessageId, stepRecordId, type NewMessage } from './messages.service.ts';
-import { nextStepAfter, planSteps, type CampaignPass, type PlannedSend, type StepOutcome } from './plan-steps.ts';
-import { suppressedAmong } from '../suppressions/suppressions.service.ts';
+import { addressOf, nextStepAfter, planSteps, type CampaignPass, type PlannedSend, type StepOutcome } from './plan-steps.ts';
 import { releaseSlots, takeCampaignSlots, takeInboxSlots, type TakenSlots } from './send-slots.ts';
 
 export type { CampaignPass, StepOutcome } from './plan-steps.ts';
@@ -23,7 +23,7 @@ const listFreshForMs = 1_000;
 
 /** The do-not-contact list as read for a chunk's sends: the addresses it holds among theirs, and when it was read. */
 interface ListRead {
-  listed: Set<string>;
+  listed: ListedAddresses;
   /** performance.now() before the read: the list's age is measured on a clock no one sets. */
   readAt: number;
 }
@@ -72,8 +72,13 @@ type ClaimedSend = DeliveryRequest & { send: PlannedSend };
 /** The list read again for the chunk's sends still to go (a retry goes to the address of its first attempt). */
 async function readList(pass: CampaignPass, sends: Slotted[]): Promise<ListRead> {
   const readAt = performance.now();
-  const addresses = sends.map(({ send }) => send.deferred?.to ?? send.lead.email);
-  return { listed: await suppressedAmong(pass.campaign.workspaceId, addresses), readAt };
+  return {
+    listed: await suppressedAmong(
+      pass.campaign.workspaceId,
+      sends.map(({ send }) => addressOf(send)),
+    ),
+    readAt,
+  };
 }
 
 interface Slotted {

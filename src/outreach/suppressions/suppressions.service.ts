@@ -144,17 +144,23 @@ export async function isSuppressed(workspaceId: string, email: string): Promise<
   return hit ? { reason: hit.reason, entry: hit.entry } : null;
 }
 
-/** Which of these addresses the list holds, by the address or its whole domain: one read for all of them (lower-cased). */
-export async function suppressedAmong(workspaceId: string, emails: string[]): Promise<Set<string>> {
+/** The addresses a read of the list found on it, asked in any spelling (case and spaces as the list ignores them). */
+export interface ListedAddresses {
+  has(email: string): boolean;
+}
+
+/** Which of these addresses the list holds, by the address or its whole domain: one read for all of them. */
+export async function suppressedAmong(workspaceId: string, emails: string[]): Promise<ListedAddresses> {
   const addresses = [...new Set(emails.map(normalize))];
-  if (!addresses.length) return new Set();
+  if (!addresses.length) return { has: () => false };
   const entries = [...new Set(addresses.flatMap((address) => (address.includes('@') ? [address, `@${domainOf(address)}`] : [address])))];
   const found = await Suppression.find(
     { _id: { $in: entries.map((entry) => suppressionId(workspaceId, entry)) }, workspaceId },
     { entry: 1 },
   ).lean<SuppressionDoc[]>();
-  const listed = new Set(found.map((doc) => doc.entry));
-  return new Set(addresses.filter((address) => listed.has(address) || listed.has(`@${domainOf(address)}`)));
+  const entered = new Set(found.map((doc) => doc.entry));
+  const listed = new Set(addresses.filter((address) => entered.has(address) || entered.has(`@${domainOf(address)}`)));
+  return { has: (email) => listed.has(normalize(email)) };
 }
 
 /**

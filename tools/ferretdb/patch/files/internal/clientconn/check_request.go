@@ -38,24 +38,27 @@ func checkRequest(body wire.MsgBody) error {
 	return nil
 }
 
-// checkNaN returns an error for a NaN anywhere in a decoded value, as the wire package's own check.
+// errNaN is the wire package's answer to a NaN, word for word.
+var errNaN = errors.New("NaN is not supported")
+
+// checkNaN returns errNaN for a NaN anywhere in a decoded value, as the wire package's own (unexported) check.
 func checkNaN(v any) error {
 	switch v := v.(type) {
 	case *wirebson.Document:
 		for i := range v.Len() {
 			if _, value := v.GetByIndex(i); checkNaN(value) != nil {
-				return errors.New("NaN is not supported")
+				return errNaN
 			}
 		}
 	case *wirebson.Array:
 		for i := range v.Len() {
 			if checkNaN(v.Get(i)) != nil {
-				return errors.New("NaN is not supported")
+				return errNaN
 			}
 		}
 	case float64:
 		if math.IsNaN(v) {
-			return errors.New("NaN is not supported")
+			return errNaN
 		}
 	}
 

@@ -45,10 +45,6 @@ type fastEncoder struct {
 
 // schema writes what marshalSchemaForDoc returns.
 func (e *fastEncoder) schema(d *types.Document) bool {
-	if d.HasDuplicateKeys() {
-		return false
-	}
-
 	if d.Len() == 0 {
 		e.buf = append(e.buf, '{', '}')
 		return true
@@ -78,7 +74,12 @@ func (e *fastEncoder) schema(d *types.Document) bool {
 }
 
 // members writes a document's fields as JSON object members: each key as a JSON string, its value by write.
+// A key set twice is left to Marshal (which panics on it).
 func (e *fastEncoder) members(d *types.Document, write func(any) bool) bool {
+	if d.HasDuplicateKeys() {
+		return false
+	}
+
 	first := true
 	for key, value := range d.Fields() {
 		if !first {
@@ -98,6 +99,22 @@ func (e *fastEncoder) members(d *types.Document, write func(any) bool) bool {
 	return true
 }
 
+// items writes an array's values, comma-separated, each by write.
+func (e *fastEncoder) items(a *types.Array, write func(any) bool) bool {
+	for i := 0; i < a.Len(); i++ {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+
+		item, _ := a.Get(i)
+		if !write(item) {
+			return false
+		}
+	}
+
+	return true
+}
+
 // elem writes what marshalElemForSingleValue returns.
 func (e *fastEncoder) elem(value any) bool {
 	switch v := value.(type) {
@@ -110,16 +127,8 @@ func (e *fastEncoder) elem(value any) bool {
 		e.buf = append(e.buf, '}')
 	case *types.Array:
 		e.buf = append(e.buf, `{"t":"array","i":[`...)
-
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-
-			item, _ := v.Get(i)
-			if !e.elem(item) {
-				return false
-			}
+		if !e.items(v, e.elem) {
+			return false
 		}
 
 		e.buf = append(e.buf, ']', '}')
@@ -152,10 +161,6 @@ func (e *fastEncoder) elem(value any) bool {
 func (e *fastEncoder) value(value any) bool {
 	switch v := value.(type) {
 	case *types.Document:
-		if v.HasDuplicateKeys() {
-			return false
-		}
-
 		e.buf = append(e.buf, '{')
 		if !e.members(v, e.value) {
 			return false
@@ -164,16 +169,8 @@ func (e *fastEncoder) value(value any) bool {
 		e.buf = append(e.buf, '}')
 	case *types.Array:
 		e.buf = append(e.buf, '[')
-
-		for i := 0; i < v.Len(); i++ {
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-
-			item, _ := v.Get(i)
-			if !e.value(item) {
-				return false
-			}
+		if !e.items(v, e.value) {
+			return false
 		}
 
 		e.buf = append(e.buf, ']')

@@ -21,12 +21,11 @@ func FieldColumnValues(doc *types.Document, fields []string) ([]any, bool) {
 	values := make([]any, 0, 2*len(fields))
 
 	for _, field := range fields {
-		if !doc.Has(field) {
+		v, err := doc.Get(field)
+		if err != nil { // missing
 			values = append(values, int64(RankNull), nil)
 			continue
 		}
-
-		v, _ := doc.Get(field)
 
 		rank, value, ok := scalarColumns(v)
 		if !ok {

@@ -132,26 +132,12 @@ func (e *fastEncoder) elem(value any) bool {
 		}
 
 		e.buf = append(e.buf, ']', '}')
-	case float64:
-		e.buf = append(e.buf, `{"t":"double"}`...)
-	case string:
-		e.buf = append(e.buf, `{"t":"string"}`...)
-	case types.ObjectID:
-		e.buf = append(e.buf, `{"t":"objectId"}`...)
-	case bool:
-		e.buf = append(e.buf, `{"t":"bool"}`...)
-	case time.Time:
-		e.buf = append(e.buf, `{"t":"date"}`...)
-	case types.NullType:
-		e.buf = append(e.buf, `{"t":"null"}`...)
-	case int32:
-		e.buf = append(e.buf, `{"t":"int"}`...)
-	case types.Timestamp:
-		e.buf = append(e.buf, `{"t":"timestamp"}`...)
-	case int64:
-		e.buf = append(e.buf, `{"t":"long"}`...)
+	case types.Binary, types.Regex:
+		return false // their schema holds more than the type
 	default:
-		return false
+		e.buf = append(e.buf, `{"t":"`...)
+		e.buf = append(e.buf, GetTypeOfValue(v)...)
+		e.buf = append(e.buf, '"', '}')
 	}
 
 	return true

@@ -86,8 +86,10 @@ function startFailure(dataDir: string, stderr: string, cause: Error): Error {
  * syncs the log at checkpoints rather than at every commit: a write acknowledged survives a crash of any
  * process, and a power loss may take the last moments' writes but never leaves the files inconsistent. That is
  * MongoDB's default too (a write is acknowledged before its journal is flushed, every 100 ms).
+ * temp_store=MEMORY keeps a statement's undo journal in memory: by default one past 64 KiB (a batched update's)
+ * went to a temporary file, created, written and removed in that statement's transaction.
  */
-const sqliteUrl = (dataDir: string) => `file:${dataDir}/?_pragma=synchronous(normal)`;
+const sqliteUrl = (dataDir: string) => `file:${dataDir}/?_pragma=synchronous(normal)&_pragma=temp_store(memory)`;
 
 /**
  * Starts the FerretDB binary on a free port; tries another port if one was taken between the probe and the bind.

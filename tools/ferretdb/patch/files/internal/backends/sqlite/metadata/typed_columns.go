@@ -41,8 +41,16 @@ func forgetWrittenFields(db *fsql.DB, table string) {
 	})
 }
 
-// tableColumns returns the names of the columns of a table.
-func tableColumns(ctx context.Context, db *fsql.DB, table string) (map[string]bool, error) {
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*fsql.Rows, error)
+}
+
+// tableColumns returns the names of the columns of a table. Before DDL in a transaction, ask it in that
+// transaction: the pragma reads the schema as it is in the file, and the statements after it are then parsed
+// against that, not against the connection's copy of it (the one connection transactions run on keeps its copy
+// across the DDL other connections run, so a table dropped and made again would still look as it was).
+func tableColumns(ctx context.Context, db querier, table string) (map[string]bool, error) {
 	names, err := queryNames(ctx, db, `SELECT name FROM pragma_table_info(?)`, table)
 	if err != nil {
 		return nil, err
@@ -57,7 +65,7 @@ func tableColumns(ctx context.Context, db *fsql.DB, table string) (map[string]bo
 }
 
 // queryNames returns the one text column of a query's rows.
-func queryNames(ctx context.Context, db *fsql.DB, query string, args ...any) ([]string, error) {
+func queryNames(ctx context.Context, db querier, query string, args ...any) ([]string, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, lazyerrors.Error(err)

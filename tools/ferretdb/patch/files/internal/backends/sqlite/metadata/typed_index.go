@@ -201,15 +201,14 @@ func (c *Collection) HasTypedIndexOn(field string) bool {
 // each of their fields. Existing ones are kept. It runs as one write transaction.
 func createTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error {
 	table := c.TableName
-
-	columns, err := tableColumns(ctx, db, table)
-	if err != nil {
-		return err
-	}
-
 	fields := c.TypedFields()
 
 	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		columns, err := tableColumns(ctx, tx, table)
+		if err != nil {
+			return err
+		}
+
 		for _, field := range fields {
 			if columns[rankColumnName(field)] {
 				continue
@@ -276,12 +275,12 @@ func createTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection) error {
 // dropTypedIndexes drops the typed indexes of dropped indexes, and the odd-values
 // indexes and the columns of fields no remaining index covers.
 func dropTypedIndexes(ctx context.Context, db *fsql.DB, c *Collection, dropped []IndexInfo) error {
-	columns, err := tableColumns(ctx, db, c.TableName)
-	if err != nil {
-		return err
-	}
-
 	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		columns, err := tableColumns(ctx, tx, c.TableName)
+		if err != nil {
+			return err
+		}
+
 		for _, index := range dropped {
 			if _, ok := typedFields(index); !ok {
 				continue

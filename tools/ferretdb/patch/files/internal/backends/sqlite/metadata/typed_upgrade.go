@@ -48,25 +48,25 @@ func ensureTypedIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Coll
 // instead of on the document's text, and drops the typed indexes over expressions of the document (with the
 // columns in place, createTypedIndexes makes them again over the columns).
 func ensureIDColumn(ctx context.Context, db *fsql.DB, c *Collection) error {
-	columns, err := tableColumns(ctx, db, c.TableName)
-	if err != nil {
-		return err
-	}
-
-	if columns[IDColumn] {
-		return nil
-	}
-
-	expressionIndexes, err := queryNames(
-		ctx, db,
-		`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND (name GLOB ? OR name GLOB ?)`,
-		c.TableName, TypedIndexName(c.TableName, "*"), OddValuesIndexName(c.TableName, "*"),
-	)
-	if err != nil {
-		return err
-	}
-
 	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
+		columns, err := tableColumns(ctx, tx, c.TableName)
+		if err != nil {
+			return err
+		}
+
+		if columns[IDColumn] {
+			return nil
+		}
+
+		expressionIndexes, err := queryNames(
+			ctx, tx,
+			`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND (name GLOB ? OR name GLOB ?)`,
+			c.TableName, TypedIndexName(c.TableName, "*"), OddValuesIndexName(c.TableName, "*"),
+		)
+		if err != nil {
+			return err
+		}
+
 		for _, name := range expressionIndexes {
 			if _, err := tx.ExecContext(ctx, fmt.Sprintf(`DROP INDEX %q`, name)); err != nil {
 				return lazyerrors.Error(err)

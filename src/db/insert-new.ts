@@ -19,16 +19,20 @@ export async function insertNew<Doc extends { _id: string }>(model: Parameters<t
 }
 
 /**
- * A group commit: documents given within one turn of the event loop (concurrent emitters, say) are inserted
- * together with insertNew. Each caller learns whether its document was stored now (true) or was there before.
+ * A group commit: a document given while no insert of this collection is under way here is inserted at once (once
+ * the callers running now have given theirs: concurrent emitters resumed together go together); documents given
+ * while one is under way wait for it and are then inserted together, with insertNew. Each caller learns whether its
+ * document was stored now (true) or was there before.
  */
 export function groupedInsert<Doc extends { _id: string }>(
   collection: Parameters<typeof insertNew<Doc>>[0],
 ): (doc: Doc) => Promise<boolean> {
   let waiting: Array<{ doc: Doc; stored: (now: boolean) => void; failed: (error: unknown) => void }> = [];
+  let underWay = false;
   const flush = async () => {
     const group = waiting;
     waiting = [];
+    underWay = true;
     try {
       const inserted = await insertNew(
         collection,
@@ -37,11 +41,14 @@ export function groupedInsert<Doc extends { _id: string }>(
       for (const { doc, stored } of group) stored(inserted.has(doc._id));
     } catch (error) {
       for (const { failed } of group) failed(error);
+    } finally {
+      underWay = false;
+      if (waiting.length) process.nextTick(flush);
     }
   };
   return (doc) =>
     new Promise((stored, failed) => {
-      if (!waiting.length) setImmediate(flush);
+      if (!waiting.length && !underWay) process.nextTick(flush);
       waiting.push({ doc, stored, failed });
     });
 }

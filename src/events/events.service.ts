@@ -23,7 +23,7 @@ export function onEventStored(listener: () => void): () => void {
   return () => storedListeners.delete(listener);
 }
 
-/** Events emitted at once in this process are stored with one insert. */
+/** Events emitted in this process are stored with one insert at a time: those emitted while one is under way wait for it, then go together. */
 const insertEvent = groupedInsert<Omit<EventDoc, 'tries'>>(Event);
 
 /**

@@ -152,4 +152,15 @@ describe('domain events', () => {
     expect(await collection('events').countDocuments({ workspaceId: 'ws-6' })).toBe(20);
     expect(await collection('events').countDocuments({ workspaceId: 'ws-6', dueAt: { $exists: true } })).toBe(20);
   });
+
+  it('stores events emitted while an earlier one is being stored each once, the repeated ones under the same id', async () => {
+    const first = emitEvent('ws-7', 'scrape.run.completed', ended, 'wave-0');
+    await new Promise((turn) => setImmediate(turn)); // the first event's insert is under way
+    const later = Array.from({ length: 25 }, (_, n) => emitEvent('ws-7', 'scrape.run.completed', ended, `wave-${n % 10}`));
+    const ids = await Promise.all([first, ...later]);
+    expect(new Set(ids).size).toBe(10);
+    expect(ids.filter((id) => id === ids[0]).length).toBe(4);
+    expect(await collection('events').countDocuments({ workspaceId: 'ws-7' })).toBe(10);
+    expect(await collection('events').countDocuments({ workspaceId: 'ws-7', dueAt: { $exists: true } })).toBe(10);
+  });
 });

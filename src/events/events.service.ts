@@ -23,7 +23,10 @@ export function onEventStored(listener: () => void): () => void {
   return () => storedListeners.delete(listener);
 }
 
-/** Events emitted in this process are stored with one insert at a time: those emitted while one is under way wait for it, then go together. */
+/**
+ * Events emitted in this process are stored one insert at a time: those emitted while one is under way wait for it,
+ * then go together (db/insert-new.ts).
+ */
 const insertEvent = groupedInsert<Omit<EventDoc, 'tries'>>(Event);
 
 /**

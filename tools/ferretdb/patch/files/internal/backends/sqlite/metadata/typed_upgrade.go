@@ -46,8 +46,19 @@ func ensureTypedIndexes(ctx context.Context, db *fsql.DB, colls map[string]*Coll
 
 // ensureIDColumn gives a table written before IDColumn existed that column, filled, with the _id index on it
 // instead of on the document's text, and drops the typed indexes over expressions of the document (with the
-// columns in place, createTypedIndexes makes them again over the columns).
+// columns in place, createTypedIndexes makes them again over the columns). A table that has the column, as every
+// table made since has, is told from a read on the pool, so opening a folder takes no write transaction for it;
+// the upgrade reads the columns again inside its transaction, before its DDL (see tableColumns).
 func ensureIDColumn(ctx context.Context, db *fsql.DB, c *Collection) error {
+	columns, err := tableColumns(ctx, db, c.TableName)
+	if err != nil {
+		return err
+	}
+
+	if columns[IDColumn] {
+		return nil
+	}
+
 	return db.InTransaction(ctx, func(tx *fsql.Tx) error {
 		columns, err := tableColumns(ctx, tx, c.TableName)
 		if err != nil {

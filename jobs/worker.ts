@@ -95,16 +95,23 @@ async function queueFillingSettled(processor: AgendaProcessorState | undefined) 
 /** Events the dispatcher holds at once: enough for a busy outbox to be handed on in batches of a hundred. */
 const eventsInHand = 200;
 
+/** How often the worker looks for due jobs when no recurring job is due more often. */
+const pollMs = 1_000;
+
 /** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
   for (const handler of jobRegistry) defineWorkerJob(worker, handler);
+  const recurring = jobRegistry.flatMap(({ contract }) =>
+    contract.every ? [{ name: contract.name, every: typeof contract.every === 'function' ? contract.every() : contract.every }] : [],
+  );
+  // A recurring job runs again only once the worker next looks: looking as often as the shortest interval (an
+  // OUTREACH_TICK_MS below a second) keeps the job to its interval instead of the look's.
+  worker.processEvery(Math.min(pollMs, ...recurring.flatMap(({ every }) => (typeof every === 'number' ? [every] : []))));
   await worker.start();
   const noBrowser = chromiumProblem(settings().CHROMIUM_PATH);
   if (noBrowser) log.warn(noBrowser);
-  for (const { contract } of jobRegistry) {
-    if (contract.every) await worker.every(typeof contract.every === 'function' ? contract.every() : contract.every, contract.name, {});
-  }
+  for (const { name, every } of recurring) await worker.every(every, name, {});
   const dispatcher = startEventDispatcher({ concurrency: eventsInHand, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
   log.info('worker started', { jobs: jobRegistry.map((j) => j.contract.name) });
   return {

@@ -8,7 +8,8 @@ let queue: Agenda | undefined;
 
 /**
  * The process's one Agenda instance, on the jobs collection in the service's
- * database. The API role only saves jobs with it; the worker role starts it.
+ * database. The API role only saves jobs with it; the worker role starts it
+ * (and decides how often it looks for due jobs: jobs/worker.ts).
  * When both run in one process, the in-memory channel hands a new job to the
  * worker at once instead of at the next poll.
  */
@@ -18,7 +19,6 @@ export function jobQueue(options: { concurrency?: number } = {}): Agenda {
   queue = new Agenda({
     backend,
     notificationChannel: new InMemoryNotificationChannel(),
-    processEvery: '1 second',
     maxConcurrency: options.concurrency ?? 5,
   });
   return queue;

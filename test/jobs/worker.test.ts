@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
 import { startWorker } from '../../jobs/worker.ts';
+import { loadConfig } from '../../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { consumeRateLimit } from '../../src/rate-limit/rate-limit.service.ts';
 import { setLogLevel } from '../../src/logger.ts';
@@ -29,5 +30,24 @@ describe('job worker', () => {
     } finally {
       await worker.stop();
     }
+  }, 30_000);
+
+  it('keeps a recurring job to an interval under a second: with OUTREACH_TICK_MS=200 the sending engine runs every 200 ms', async () => {
+    loadConfig({ OUTREACH_TICK_MS: '200' });
+    // The earlier worker scheduled the engine's job at the default interval (30 s): its next run would be that far off.
+    await mongoose.connection.db!.collection('agenda_jobs').deleteMany({ name: 'outreach.tick' });
+    const worker = await startWorker({ concurrency: 2 });
+    const runs = new Set<number>();
+    try {
+      // Each run of the engine's job stamps its last run; a worker that looked for due jobs once a second would stamp at most 4 in 3 s.
+      for (const end = Date.now() + 3_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) {
+        const job = await mongoose.connection.db!.collection('agenda_jobs').findOne({ name: 'outreach.tick' });
+        if (job?.lastRunAt) runs.add((job.lastRunAt as Date).getTime());
+      }
+    } finally {
+      await worker.stop();
+      loadConfig({});
+    }
+    expect(runs.size).toBeGreaterThanOrEqual(7);
   }, 30_000);
 });

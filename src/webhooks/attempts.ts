@@ -49,14 +49,16 @@ const retryDelay = (n: number, waitAtLeastMs = 0) =>
  * attempts have all failed for 5 days, is disabled.
  */
 export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
-  const endpoints = new Map(planned.map(({ hook }) => [hook._id, { ...hook, secrets: secretsInUse(hook) }]));
+  // Each endpoint once, its secrets opened once, however many of its deliveries are in the batch.
+  const hooks = new Map(planned.map(({ hook }) => [hook._id, hook]));
+  const endpoints = new Map([...hooks].map(([id, hook]) => [id, { ...hook, secrets: secretsInUse(hook) }]));
   const made = await Promise.all(planned.map((attempt) => make(attempt, endpoints.get(attempt.hook._id)!)));
   const recorded = await insertNew(
     WebhookAttempt,
     made.map(({ record }) => record),
   );
   // Only what the attempts changed is written: a change made meanwhile (disabled by hand) stays.
-  for (const { hook } of new Map(planned.map((attempt) => [attempt.hook._id, attempt])).values()) {
+  for (const hook of hooks.values()) {
     const state = endpoints.get(hook._id)!;
     const changed = {
       ...(state.enabled !== hook.enabled && { enabled: state.enabled, disabledReason: state.disabledReason }),

@@ -102,12 +102,13 @@ const pollMs = 1_000;
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
   const worker = jobQueue({ concurrency: options.concurrency });
   for (const handler of jobRegistry) defineWorkerJob(worker, handler);
-  const recurring = jobRegistry.flatMap(({ contract }) =>
-    contract.every ? [{ name: contract.name, every: typeof contract.every === 'function' ? contract.every() : contract.every }] : [],
+  const recurring = jobRegistry.flatMap(({ contract: { name, every } }) =>
+    every ? [{ name, every: typeof every === 'function' ? every() : every }] : [],
   );
+  const intervalsMs = recurring.flatMap(({ every }) => (typeof every === 'number' ? [every] : []));
   // A recurring job runs again only once the worker next looks: looking as often as the shortest interval (an
   // OUTREACH_TICK_MS below a second) keeps the job to its interval instead of the look's.
-  worker.processEvery(Math.min(pollMs, ...recurring.flatMap(({ every }) => (typeof every === 'number' ? [every] : []))));
+  worker.processEvery(Math.min(pollMs, ...intervalsMs));
   await worker.start();
   const noBrowser = chromiumProblem(settings().CHROMIUM_PATH);
   if (noBrowser) log.warn(noBrowser);

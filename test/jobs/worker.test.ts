@@ -33,7 +33,7 @@ describe('job worker', () => {
   }, 30_000);
 
   it('keeps a recurring job to an interval under a second: with OUTREACH_TICK_MS=200 the sending engine runs every 200 ms', async () => {
-    loadConfig({ OUTREACH_TICK_MS: '200' });
+    loadConfig({ ...process.env, OUTREACH_TICK_MS: '200' });
     // The earlier worker scheduled the engine's job at the default interval (30 s): its next run would be that far off.
     await mongoose.connection.db!.collection('agenda_jobs').deleteMany({ name: 'outreach.tick' });
     const worker = await startWorker({ concurrency: 2 });
@@ -46,7 +46,7 @@ describe('job worker', () => {
       }
     } finally {
       await worker.stop();
-      loadConfig({});
+      loadConfig(); // the environment's settings again
     }
     expect(runs.size).toBeGreaterThanOrEqual(7);
   }, 30_000);

@@ -10,7 +10,7 @@ import type { AppRouter } from '../../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';
-import { readJsonBody } from '../kit/request-body.ts';
+import { readJsonBody, refusalHeaders } from '../kit/request-body.ts';
 import { sendJson } from '../kit/send-json.ts';
 
 interface Tool {
@@ -51,7 +51,7 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
     } catch (error) {
       const { status, body } = toErrorResponse(error);
       const challenge = { 'WWW-Authenticate': `Bearer resource_metadata="${baseUrl()}/.well-known/oauth-protected-resource/mcp"` };
-      return sendJson(res, status, body, status === 401 ? challenge : {});
+      return sendJson(res, status, body, status === 401 ? challenge : refusalHeaders(error));
     }
     const mine = tools.filter((tool) => allowed(principal, tool.def));
     const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });

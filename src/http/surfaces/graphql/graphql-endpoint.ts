@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { createYoga, maskError } from 'graphql-yoga';
 import { toErrorResponse } from '../../../errors/error-response.ts';
 import type { AppRouter } from '../../../router.ts';
 import { createRequestContext } from '../../../trpc/context.ts';
 import { readJson, refusalHeaders } from '../../kit/request-body.ts';
 import { sendJson } from '../../kit/send-json.ts';
 import { buildGraphQLSchema, type GraphQLContext } from './graphql-schema.ts';
+import { queryLimitPlugins, type QueryLimits } from './query-limits.ts';
 
 interface ServerContext {
   req: IncomingMessage;
@@ -15,7 +17,7 @@ interface ServerContext {
   exposeHeaders: GraphQLContext['exposeHeaders'];
 }
 
-interface Options {
+interface Options extends QueryLimits {
   rateLimitPerMinute: number;
   maxBodyBytes: number;
   onFault: (error: unknown) => void;
@@ -37,7 +39,17 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: Options) {
     },
     landingPage: false,
     logging: false,
-    maskedErrors: true,
+    plugins: queryLimitPlugins(options),
+    maskedErrors: {
+      // What yoga masks is a fault outside the resolvers (which report their own): logged, as every surface logs
+      // its faults, and answered as the resolvers answer theirs.
+      maskError: (error, message, isDev): Error => {
+        if (maskError(error, message, isDev) === error) return error as Error;
+        options.onFault(error);
+        const { status, body } = toErrorResponse(error instanceof GraphQLError ? (error.originalError ?? error) : error);
+        return new GraphQLError(body.error, { extensions: { ...body, status, http: { status } } });
+      },
+    },
     // Cross-origin access is decided once for every surface (src/http/kit/cors.ts); yoga's own default allows any origin.
     cors: false,
   });

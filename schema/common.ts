@@ -75,6 +75,10 @@ export const errorBody = z
       .nullable()
       .optional()
       .describe("`message_rejected`: the SMTP server's reply code and enhanced status, e.g. `550 5.1.1`."),
+    emailStatus: z
+      .string()
+      .optional()
+      .describe("`invalid_email`: the address's email validation verdict, `invalid` (POST /api/leads/validate)."),
   })
   .meta({ id: 'Error' });
 

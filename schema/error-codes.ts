@@ -25,6 +25,7 @@ export const errorStatus = {
   idempotency_key_reused: 422,
   suppressed: 422,
   message_rejected: 422,
+  invalid_email: 422,
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,

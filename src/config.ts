@@ -26,6 +26,10 @@ const envSchema = z.object({
   /** `true` behind a reverse proxy: the client's address is X-Forwarded-For's first entry and its protocol X-Forwarded-Proto. */
   TRUST_PROXY: z.stringbool().default(false),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** The deepest a GraphQL query may nest: its selections, and lists and objects in its arguments (400 beyond). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
+  /** The most lexical tokens a GraphQL document may hold (400 beyond): bounds the work of parsing and validating it. */
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(10_000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(5),
   WORKER_STOP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

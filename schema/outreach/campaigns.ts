@@ -92,7 +92,11 @@ export const campaignProgress = z
     replied: z.int().describe('Enrollments stopped by a reply.'),
     bounced: z.int().describe('Enrollments stopped by a bounce.'),
     unsubscribed: z.int().describe('Enrollments stopped because the lead unsubscribed.'),
-    failed: z.int().describe('Enrollments stopped by a permanent failure, or a step that could not be sent.'),
+    failed: z
+      .int()
+      .describe(
+        'Enrollments stopped by a permanent failure or a step that could not be sent, or because the address was suppressed or validated invalid, or the lead archived, disqualified or deleted.',
+      ),
     interrupted: z
       .int()
       .describe('Messages whose send was interrupted between being claimed and being accepted: not sent again, so possibly never sent.'),
@@ -154,7 +158,7 @@ export const enrollOutput = z.object({
       archived: skipped.describe('The lead is archived (or disqualified).'),
       already_enrolled: skipped.describe('Already in this campaign.'),
       no_email: skipped.describe("The lead has no email address (or is not the workspace's)."),
-      invalid_email: skipped.describe('The address cannot be sent to.'),
+      invalid_email: skipped.describe('The address is malformed, or email validation found it invalid (`email_status` `invalid`).'),
     })
     .describe('Leads not enrolled, by reason.'),
 });

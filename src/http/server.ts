@@ -40,7 +40,11 @@ export function createApiServer(config: Config): Server {
   const surfaceOptions = { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, maxBodyBytes: config.MAX_BODY_BYTES, onFault: logFault };
   const rest = createRestBridge(appRouter, surfaceOptions);
   const trpc = createTrpcEndpoint(appRouter, surfaceOptions);
-  const graphql = createGraphQLEndpoint(appRouter, surfaceOptions);
+  const graphql = createGraphQLEndpoint(appRouter, {
+    ...surfaceOptions,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+  });
   const mcp = createMcpEndpoint(appRouter, surfaceOptions);
   const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
   const routes = domainRoutes.map((route) => ({ route, handle: route.create(surfaceOptions) }));

@@ -1,6 +1,7 @@
 import { toLead } from './lead-mapper.ts';
 import { emitEvent } from '../events/events.service.ts';
 import { now } from '../clock.ts';
+import { derivedKeys } from './lead-mapper.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 
 /** What outreach needs of a lead: where to write, what to merge, and whether it may be written to at all. */
@@ -15,6 +16,8 @@ export interface OutreachLead {
   status: LeadDoc['status'];
   archived: boolean;
   unsubscribed: boolean;
+  /** The email validation's verdict (null until validated): outreach sends nothing to an `invalid` address. */
+  emailStatus: string | null;
 }
 
 const toOutreachLead = (doc: LeadDoc): OutreachLead => ({
@@ -28,9 +31,10 @@ const toOutreachLead = (doc: LeadDoc): OutreachLead => ({
   status: doc.status,
   archived: Boolean(doc.archivedAt),
   unsubscribed: Boolean(doc.unsubscribedAt),
+  emailStatus: doc.email_status ?? null,
 });
 
-/** The fields toOutreachLead reads: a lead's other ones (search keys, validation, custom values) are not read for each send. */
+/** The fields toOutreachLead reads: a lead's other ones (search keys, the rest of its validation, custom values) are not read for each send. */
 const outreachFields = {
   email: 1,
   full_name: 1,
@@ -41,12 +45,20 @@ const outreachFields = {
   status: 1,
   archivedAt: 1,
   unsubscribedAt: 1,
+  email_status: 1,
 };
 
 /** The workspace's leads among `ids`, read by primary key (ids of other workspaces or of no lead are left out). */
 export async function leadsForOutreach(workspaceId: string, ids: string[]): Promise<Map<string, OutreachLead>> {
   const docs = ids.length ? await Lead.find({ workspaceId, _id: { $in: [...new Set(ids)] } }, outreachFields).lean<LeadDoc[]>() : [];
   return new Map(docs.map((doc) => [doc._id, toOutreachLead(doc)]));
+}
+
+/** The email validation's verdict on the workspace's lead with this address (any spelling), or null when none has one. */
+export async function emailStatusOfAddress(workspaceId: string, address: string): Promise<string | null> {
+  const { emailKey } = derivedKeys({ email: address }, '');
+  const doc = await Lead.findOne({ workspaceId, emailKey }, { email_status: 1 }).lean<Pick<LeadDoc, 'email_status'>>();
+  return doc?.email_status ?? null;
 }
 
 const beforeContact: Array<LeadDoc['status']> = ['new', 'qualified'];

@@ -190,6 +190,7 @@ describe('OpenAPI document and reference page', () => {
         'status',
         'cap',
         'smtpCode',
+        'emailStatus',
       ].sort(),
     );
     expect(error.properties.retryAfter.description).toContain('rate_limited');

@@ -1,45 +1,10 @@
-import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { useApiServer } from '../support/api-server.ts';
+import { rawRequest as rawRequestTo, type RawResponse } from '../support/raw-http.ts';
 
 const server = useApiServer();
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/**
- * Sends `request` as written, in `chunks` pieces spaced in time (so the
- * server parses each as its own packet; it stops once an answer came), and
- * reads everything until the server closes. fetch cannot send what Node refuses to parse, nor show
- * whether the connection was closed.
- */
-async function rawRequest(request: string, chunks = 1): Promise<RawResponse> {
-  const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
-  const received: Buffer[] = [];
-  const closed = new Promise<void>((done, fail) => {
-    socket.on('data', (data) => received.push(data));
-    socket.on('end', done);
-    socket.on('error', fail);
-  });
-  await new Promise((connected) => socket.once('connect', connected));
-  const size = Math.ceil(request.length / chunks);
-  for (let at = 0; at < request.length && !received.length; at += size) {
-    socket.write(request.slice(at, at + size));
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  await closed;
-  socket.destroy();
-  const text = Buffer.concat(received).toString('utf8');
-  const [head = '', body = ''] = text.split('\r\n\r\n', 2);
-  const [statusLine = '', ...headerLines] = head.split('\r\n');
-  const headers = Object.fromEntries(
-    headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine.split(' ')[1]), headers, body };
-}
+const rawRequest = (request: string, chunks = 1) => rawRequestTo(server.baseUrl, request, chunks);
 
 const expectJsonError = (res: RawResponse, status: number, code: string) => {
   expect(res.status).toBe(status);

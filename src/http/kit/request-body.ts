@@ -1,33 +1,64 @@
 import type { IncomingMessage } from 'node:http';
+import getRawBody, { type RawBodyError } from 'raw-body';
 import { AppError } from '../../errors/app-error.ts';
 
-/** The body's bytes, refused past `maxBytes` (413) whether or not the length was declared. */
+/**
+ * The one reader of request bodies, for every surface (REST, GraphQL, tRPC,
+ * MCP and the domains' forms), so a body gets the same answer wherever it is
+ * sent: over `maxBytes` it is 413 before a byte is read when its length is
+ * declared, and once that many bytes came when it is chunked (the rest is left
+ * unread: answer with `refusalHeaders` to close the connection); a declared
+ * length the body does not match, or a client that goes away mid-body, is 400.
+ */
 async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > maxBytes) throw new AppError('payload_too_large', `Request body exceeds ${maxBytes} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new AppError('payload_too_large', `Request body exceeds ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
+  try {
+    return await getRawBody(req, { limit: maxBytes, length: req.headers['content-length'] });
+  } catch (error) {
+    const { type } = error as RawBodyError;
+    if (type === 'entity.too.large') throw new AppError('payload_too_large', `Request body exceeds ${maxBytes} bytes`);
+    if (type === 'request.size.invalid' || type === 'request.aborted') {
+      throw new AppError('validation_failed', `body: ${(error as Error).message}`, { field: 'body' });
+    }
+    throw error;
   }
-  return Buffer.concat(chunks);
 }
 
-/** Reads and parses a JSON body; undefined when the request has none. */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/** Headers for the answer to a refused body: a body left unread closes the connection, so the client stops sending it. */
+export const refusalHeaders = (error: unknown): Record<string, string> =>
+  error instanceof AppError && error.code === 'payload_too_large' ? { Connection: 'close' } : {};
+
+/**
+ * UTF-8, strictly: a byte sequence that is not UTF-8 is refused rather than
+ * read with replacement characters. A leading byte-order mark is dropped (RFC
+ * 8259 lets a parser ignore it, and the Fetch API's `json()` does), on every
+ * surface alike.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A JSON body: its text (without a byte-order mark) and value; undefined when the request has none. */
+export async function readJson(req: IncomingMessage, maxBytes: number): Promise<{ text: string; value: unknown } | undefined> {
   const bytes = await readBodyBytes(req, maxBytes);
   if (bytes.length === 0) return undefined;
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new AppError('unsupported_media_type', `Send the body as application/json (got ${type || 'no content-type'})`);
   }
+  let text: string;
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    text = utf8.decode(bytes);
+  } catch {
+    throw new AppError('invalid_json', 'body: not UTF-8 text', { field: 'body' });
+  }
+  try {
+    return { text, value: JSON.parse(text) };
   } catch (error) {
     throw new AppError('invalid_json', `body: malformed JSON (${(error as Error).message})`, { field: 'body' });
   }
+}
+
+/** Reads and parses a JSON body; undefined when the request has none. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  return (await readJson(req, maxBytes))?.value;
 }
 
 /** Reads an HTML form's body (application/x-www-form-urlencoded). */

@@ -10,7 +10,7 @@ import type { AppRouter } from '../../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';
-import { readJsonBody } from '../kit/request-body.ts';
+import { readJsonBody, refusalHeaders } from '../kit/request-body.ts';
 import { sendJson } from '../kit/send-json.ts';
 
 interface Tool {
@@ -36,7 +36,10 @@ const allowed = (principal: Principal, def: ProcedureDef) => {
  * validation and credits alike). A bearer API key works; without a valid
  * credential the answer is 401 naming the protected-resource metadata.
  */
-export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerMinute: number; maxBodyBytes: number }) {
+export function createMcpEndpoint(
+  appRouter: AppRouter,
+  options: { rateLimitPerMinute: number; maxBodyBytes: number; onFault: (error: unknown) => void },
+) {
   const call = procedureCaller(appRouter);
   const tools: Tool[] = Object.entries(procedureDefs(appRouter))
     .filter(([, def]) => def.type !== 'subscription' && def.meta?.openapi)
@@ -50,8 +53,9 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
       body = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
     } catch (error) {
       const { status, body } = toErrorResponse(error);
+      if (status >= 500) options.onFault(error);
       const challenge = { 'WWW-Authenticate': `Bearer resource_metadata="${baseUrl()}/.well-known/oauth-protected-resource/mcp"` };
-      return sendJson(res, status, body, status === 401 ? challenge : {});
+      return sendJson(res, status, body, status === 401 ? challenge : refusalHeaders(error));
     }
     const mine = tools.filter((tool) => allowed(principal, tool.def));
     const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -68,7 +72,9 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
         const output = await call(ctx, tool.path, takesInput ? (request.params.arguments ?? {}) : undefined);
         return toolResult(tool, output);
       } catch (error) {
-        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(toErrorResponse(error).body) }] };
+        const { status, body } = toErrorResponse(error);
+        if (status >= 500) options.onFault(error);
+        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
       }
     });
     // Stateless: a server and transport per request, nothing kept between them.

@@ -7,7 +7,7 @@ import type { AppRouter } from '../../router.ts';
 import { createRequestContext, type RequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { queryInput } from '../kit/query-input.ts';
-import { readJsonBody } from '../kit/request-body.ts';
+import { readJsonBody, refusalHeaders } from '../kit/request-body.ts';
 import { sendJson } from '../kit/send-json.ts';
 
 interface Route {
@@ -72,7 +72,7 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
     } catch (error) {
       const { status, body } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, ctx?.responseHeaders);
+      sendJson(res, status, body, { ...ctx?.responseHeaders, ...refusalHeaders(error) });
     }
   };
 }

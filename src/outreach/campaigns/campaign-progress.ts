@@ -18,7 +18,7 @@ export async function countForCampaign(
   await incrementCounter(CampaignCounters, campaignId, inc);
 }
 
-const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
+const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone', 'invalid_email'] as const;
 
 /** Enrollments still going: enrolled, less those finished or stopped. */
 const activeOf = (counters: Partial<CampaignCountersDoc>) => {
@@ -45,8 +45,9 @@ export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignO
     replied: count('replied'),
     bounced: count('bounced'),
     unsubscribed: count('unsubscribed'),
-    // Suppressed, archived and vanished leads, and permanent failures: stopped for a reason other than the lead's answer.
-    failed: count('failed') + count('suppressed') + count('archived') + count('lead_gone'),
+    // Suppressed, archived and vanished leads, addresses validated invalid, and permanent failures: stopped for a
+    // reason other than the lead's answer.
+    failed: count('failed') + count('suppressed') + count('archived') + count('lead_gone') + count('invalid_email'),
     interrupted: count('interrupted'),
     steps: Object.entries(counters.sent ?? {})
       .map(([step, variants]) => ({

@@ -1,7 +1,16 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 
 export const enrollmentStatuses = ['active', 'finished', 'stopped'] as const;
-export const stopReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone'] as const;
+export const stopReasons = [
+  'replied',
+  'bounced',
+  'unsubscribed',
+  'suppressed',
+  'archived',
+  'failed',
+  'lead_gone',
+  'invalid_email',
+] as const;
 
 /** A lead in a campaign: which step it is at and when that step is due. One per (campaign, lead), by its id. */
 const enrollmentSchema = new Schema(
@@ -49,6 +58,7 @@ const campaignCountersSchema = new Schema(
     archived: { type: Number, default: 0 },
     failed: { type: Number, default: 0 },
     lead_gone: { type: Number, default: 0 },
+    invalid_email: { type: Number, default: 0 },
     interrupted: { type: Number, default: 0 },
     /** Sent per step and variant: `{ "<step>": { "<variant>": n } }`. */
     sent: { type: Schema.Types.Mixed, default: {} },

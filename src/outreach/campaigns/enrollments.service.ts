@@ -17,7 +17,7 @@ const sendable = z.email();
 /** Why a lead may not be enrolled, or null when it may (`suppressed`: the addresses the list holds). */
 function refusal(lead: OutreachLead | undefined, suppressed: ListedAddresses): SkipReason | null {
   if (!lead?.email) return 'no_email';
-  if (!sendable.safeParse(lead.email).success) return 'invalid_email';
+  if (!sendable.safeParse(lead.email).success || lead.emailStatus === 'invalid') return 'invalid_email';
   if (lead.unsubscribed) return 'unsubscribed';
   if (lead.archived || lead.status === 'disqualified') return 'archived';
   if (suppressed.has(lead.email)) return 'suppressed';

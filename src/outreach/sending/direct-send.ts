@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { outreachMessage, sendMessageInput } from '../../../schema/outreach/send.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { leadsForOutreach, markContacted } from '../../leads/lead-outreach.service.ts';
+import { emailStatusOfAddress, leadsForOutreach, markContacted } from '../../leads/lead-outreach.service.ts';
 import { inboxForSending } from '../inboxes/inbox-sending.service.ts';
 import { plainText, sanitizeBody } from '../../../schema/outreach/sequence-html.ts';
 import { isSuppressed } from '../suppressions/suppressions.service.ts';
@@ -26,19 +26,31 @@ const toMessage = (doc: MessageDoc): MessageOut => ({
   created_at: doc.createdAt.toISOString(),
 });
 
-/** Where a direct send goes: the lead's address (the lead must be writable) or the one given. */
+/** An address validation found `invalid` (no mailbox, no mail host, bad syntax) is not written to. */
+const invalidEmail = (field: 'lead_id' | 'to') =>
+  new AppError('invalid_email', `${field}: the address was validated invalid (email_status invalid): nothing is sent to it`, {
+    field,
+    emailStatus: 'invalid',
+  });
+
+/** Where a direct send goes: the lead's address (the lead must be writable) or the one given (not a lead's validated invalid). */
 async function recipient(workspaceId: string, input: Input): Promise<{ to: string; leadId: string | null }> {
-  if (!input.lead_id) return { to: input.to!, leadId: null };
+  if (!input.lead_id) {
+    if ((await emailStatusOfAddress(workspaceId, input.to!)) === 'invalid') throw invalidEmail('to');
+    return { to: input.to!, leadId: null };
+  }
   const lead = (await leadsForOutreach(workspaceId, [input.lead_id])).get(input.lead_id);
   if (!lead) throw notFound('Lead', 'lead_id');
   if (!lead.email) throw new AppError('validation_failed', 'lead_id: the lead has no email address', { field: 'lead_id' });
   if (lead.unsubscribed) throw new AppError('suppressed', 'The lead unsubscribed: nothing is sent to it', { field: 'lead_id' });
+  if (lead.emailStatus === 'invalid') throw invalidEmail('lead_id');
   return { to: lead.email, leadId: lead.id };
 }
 
 /**
  * One message now, under the same rules as a campaign step: the address
- * must not be on the do-not-contact list (422 suppressed), the inbox must
+ * must not be on the do-not-contact list (422 suppressed) nor validated
+ * invalid (422 invalid_email), the inbox must
  * not be paused (409 inbox_paused) and must have a free slot under its cap
  * (409 inbox_cap_reached); it is claimed before the SMTP call, and a
  * refusal is answered (422 message_rejected, a hard bounce suppressing the

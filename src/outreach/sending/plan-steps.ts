@@ -55,11 +55,11 @@ export function nextStepAfter(sequence: Sequence, step: number, fromMs: number) 
 /**
  * Reads what a chunk of due steps needs in three reads for all of them (the
  * leads, the steps' records, the do-not-contact list), settles those that
- * cannot go (the lead stopped, unsubscribed, archived, suppressed or gone;
- * a merge variable it lacks; a step sent, claimed or cut off before) and
- * answers the rest, to send, with the addresses the list holds among theirs
- * (a retry goes to the address of its first attempt). `outcomes` gets each
- * settled step's outcome at its index in `due`.
+ * cannot go (the lead stopped, unsubscribed, archived, suppressed, gone or
+ * validated invalid; a merge variable it lacks; a step sent, claimed or cut
+ * off before) and answers the rest, to send, with the addresses the list
+ * holds among theirs (a retry goes to the address of its first attempt).
+ * `outcomes` gets each settled step's outcome at its index in `due`.
  */
 export async function planSteps(
   pass: CampaignPass,
@@ -86,6 +86,8 @@ export async function planSteps(
       if (!lead?.email) return stop('lead_gone');
       if (lead.unsubscribed) return stop('unsubscribed');
       if (lead.archived || lead.status === 'disqualified') return stop('archived');
+      // Validated invalid since it was enrolled: nothing more goes to it (a changed email clears the verdict).
+      if (lead.emailStatus === 'invalid') return stop('invalid_email');
       if (!step) return (void (await advanceEnrollment(enrollment, null)), 'skipped');
       if (earlier?.status === 'sent')
         return (

@@ -12,9 +12,9 @@
  *                          database: the key by _id (sha256 hex of the bearer
  *                          key) in api_keys, its lastUsedAt write (fire and
  *                          forget, at most once a minute, as authenticate
- *                          does), the key's rolling-window update in
- *                          rate_limit_windows (one conditional update, 429
- *                          when full), then the user by _id in users.
+ *                          does), the key's one-minute window counted in
+ *                          rate_limit_windows (one $inc, 429 past the
+ *                          limit), then the user by _id in users.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -33,7 +33,7 @@ const apiKeys = db.collection<{
   lastUsedAt: Date | null;
   scopes: string[];
 }>('api_keys');
-const windows = db.collection<{ _id: string; hits: number[]; lastHit: number }>('rate_limit_windows');
+const windows = db.collection<{ _id: string; start: number; count: number }>('rate_limit_windows');
 const users = db.collection<{ _id: string; workspaceId: string; email: string; name: string; createdAt: Date }>('users');
 const workspaceId = process.env.BENCH_WORKSPACE_ID!;
 const limit = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60);
@@ -83,23 +83,25 @@ async function importLeads(body: string, res: ServerResponse) {
   send(res, 201, { created: docs.length });
 }
 
-/** Records one hit in the key's window if it has room; false when full. A key's first two requests may race to create its window: then once more. */
-async function admit(keyId: string, now: number, retry = true): Promise<boolean> {
-  try {
-    return await tryAdmit(keyId, now);
-  } catch (error) {
-    if (retry && (error as { code?: number }).code === 11000) return admit(keyId, now, false);
-    throw error;
+/** Counts one request in the key's one-minute window, opening one when none is open; false past the limit (as consumeRateLimit). */
+async function admit(keyId: string, now: number): Promise<boolean> {
+  const cutoff = now - windowMs;
+  for (let turn = 0; turn < 3; turn++) {
+    const counted = await windows.findOneAndUpdate(
+      { _id: keyId, start: { $gt: cutoff } },
+      { $inc: { count: 1 } },
+      { returnDocument: 'after' },
+    );
+    if (counted) return counted.count <= limit;
+    try {
+      await windows.replaceOne({ _id: keyId, start: { $not: { $gt: cutoff } } }, { start: now, count: 1 }, { upsert: true });
+      return true;
+    } catch (error) {
+      // Another request opened the window first: counted in it, next turn.
+      if ((error as { code?: number }).code !== 11000) throw error;
+    }
   }
-}
-
-async function tryAdmit(keyId: string, now: number): Promise<boolean> {
-  const push = { $push: { hits: { $each: [now], $slice: -limit } }, $set: { lastHit: now } };
-  const roomLeft = { $or: [{ [`hits.${limit - 1}`]: { $exists: false } }, { 'hits.0': { $lte: now - windowMs } }] };
-  if (await windows.findOneAndUpdate({ _id: keyId, ...roomLeft }, push, { returnDocument: 'after' })) return true;
-  if (await windows.findOne({ _id: keyId })) return false;
-  await windows.insertOne({ _id: keyId, hits: [now], lastHit: now });
-  return true;
+  throw new Error(`the window of ${keyId} kept changing`);
 }
 
 async function user(authorization: string | undefined, res: ServerResponse) {

@@ -19,7 +19,7 @@
  * Traffic looks like real traffic: the API runs with the default rate limit
  * (60 requests per minute per key) and each scenario spreads its requests
  * round-robin over its own BENCH_KEYS fresh keys, made with createOwnerKey,
- * so no key's window ever holds more than 60 hits and no request is
+ * so no key passes 60 requests in its one-minute window and no request is
  * refused. A run is capped at keys × 60 requests; if that cap, not the
  * duration, ends it, the line says so. Anything but 2xx is printed.
  *

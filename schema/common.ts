@@ -48,7 +48,7 @@ export const errorBody = z
     retryAfter: count
       .optional()
       .describe(
-        '`rate_limited`: seconds until the rolling minute has room again (also the Retry-After header); `smtp_unavailable`: seconds worth waiting before trying again.',
+        "`rate_limited`: seconds until the key's one-minute window ends and its count starts again (also the Retry-After header); `smtp_unavailable`: seconds worth waiting before trying again.",
       ),
     used: count.optional().describe('`lead_limit`: leads stored now; `key_limit`: active API keys now.'),
     limit: count.optional().describe("`lead_limit`: the plan's cap on stored leads; `key_limit`: the plan's cap on active API keys."),

@@ -1,11 +1,15 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 
-/** One document per credential: the times (ms) of its last `limit` accepted requests. */
+/**
+ * One document per credential, of a fixed size whatever the limit: its current window (opened by the first
+ * request after the last one ended) and the requests counted in it, refused ones included.
+ */
 const rateLimitWindowSchema = new Schema(
   {
     _id: { type: String, required: true },
-    hits: { type: [Number], required: true, default: [] },
-    lastHit: { type: Number, required: true, index: true },
+    /** When the window opened (ms); it lasts one minute from then. */
+    start: { type: Number, required: true },
+    count: { type: Number, required: true },
   },
   { versionKey: false },
 );

@@ -2,7 +2,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import { assertPermission, rateLimitKey, type Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import { noteRequest } from '../logger.ts';
-import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
+import { consumeRateLimit, rateLimitWindowSeconds } from '../rate-limit/rate-limit.service.ts';
 import { assertPlan } from '../workspaces/workspace-lookup.ts';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { onceForKey } from '../idempotency/idempotency.service.ts';
@@ -25,6 +25,7 @@ export async function admitCall(ctx: RequestContext, meta: Pick<Meta, 'permissio
     'RateLimit-Limit': String(rate.limit),
     'RateLimit-Remaining': String(rate.remaining),
     'RateLimit-Reset': String(rate.resetSeconds),
+    'RateLimit-Policy': `${rate.limit};w=${rateLimitWindowSeconds}`,
   });
   if (!rate.allowed) {
     ctx.responseHeaders['Retry-After'] = String(rate.resetSeconds);

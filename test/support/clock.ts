@@ -7,18 +7,26 @@ import { setTimeSource, useSystemClock } from '../../src/clock.ts';
  */
 export function useTestClock() {
   let offsetMs = 0;
-  setTimeSource(() => Date.now() + offsetMs);
+  let frozenAt: number | null = null;
+  setTimeSource(() => frozenAt ?? Date.now() + offsetMs);
   afterEach(() => {
     offsetMs = 0;
+    frozenAt = null;
   });
   afterAll(useSystemClock);
   return {
     advance(ms: number) {
-      offsetMs += ms;
+      if (frozenAt !== null) frozenAt += ms;
+      else offsetMs += ms;
     },
-    /** Jumps to `at` (then runs on from there). */
+    /** Jumps to `at` (then runs on from there, unless frozen). */
     set(at: Date | number) {
-      offsetMs = new Date(at).getTime() - Date.now();
+      if (frozenAt !== null) frozenAt = new Date(at).getTime();
+      else offsetMs = new Date(at).getTime() - Date.now();
+    },
+    /** Stops the clock where it stands, for the rest of the test: only `advance` and `set` move it. */
+    freeze() {
+      frozenAt = Date.now() + offsetMs;
     },
   };
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 const allowedMethods = 'GET, POST, PATCH, DELETE, OPTIONS';
 const allowedHeaders = 'Authorization, Content-Type, X-Request-Id';
 /** What a browser client may read beyond the simple headers. */
-const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id, X-Cache, Age';
+const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, X-Request-Id, X-Cache, Age';
 
 /**
  * Cross-origin browser access for the origins in CORS_ORIGINS (`*` for any):

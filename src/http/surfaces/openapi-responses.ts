@@ -56,7 +56,10 @@ interface ResponseObject {
 }
 
 const retryAfterHeader = {
-  'Retry-After': { description: 'Seconds until the rolling minute has room again.', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': {
+    description: "Seconds until the key's one-minute window ends and its count starts again.",
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 /** One response per status: the style's body schema, its `code` narrowed to the codes answered with that status. */

@@ -7,7 +7,10 @@
  *   - the import (POST /api/leads, 500 leads a call, 4 calls at once), in
  *     leads a second, last, as it grows the workspace;
  *   - GET /api/user, the cheapest authenticated call (key, rate-limit
- *     window and user reads), against a floor doing those same reads.
+ *     window and user reads), against a floor doing those same reads;
+ *     and again from one key at a limit of 100,000 a minute, all its
+ *     requests counted in one window (a request's cost must not grow with
+ *     the limit, nor a fresh key's concurrent first requests be refused).
  * Each line also gives one request's latency alone, before the load.
  *
  *   npm run bench:leads-list                 # embedded FerretDB in a temp dir
@@ -21,7 +24,9 @@
  * round-robin over its own BENCH_KEYS fresh keys, made with createOwnerKey,
  * so no key passes 60 requests in its one-minute window and no request is
  * refused. A run is capped at keys × 60 requests; if that cap, not the
- * duration, ends it, the line says so. Anything but 2xx is printed.
+ * duration, ends it, the line says so. Anything but 2xx is printed. The
+ * peak RSS of the API processes and of the embedded FerretDB processes is
+ * printed last.
  *
  * Each scenario gets its own server process (and, on the embedded store,
  * its own FerretDB process on the same files), so requests a saturated
@@ -57,6 +62,10 @@ interface Scenario {
   isFloor?: boolean;
   /** Sends API keys (the list floor reads none). */
   authenticated: boolean;
+  /** Keys it spreads its load over, if not BENCH_KEYS. */
+  keys?: number;
+  /** The API's RATE_LIMIT_PER_MINUTE, if not the default. */
+  limit?: number;
   method?: 'POST';
   body?: string;
 }
@@ -114,6 +123,15 @@ const scenarios = (
     },
     { name: 'floor  GET /user (same reads)', server: floor, path: '/user', group: 'user', isFloor: true, authenticated: true },
     { name: 'REST   GET /api/user', server: api, path: '/api/user', group: 'user', authenticated: true },
+    {
+      name: 'REST   GET /api/user 1 key 100k/min',
+      server: api,
+      path: '/api/user',
+      group: 'user',
+      authenticated: true,
+      keys: 1,
+      limit: 100_000,
+    },
     // Last: it grows the workspace.
     {
       name: 'floor  POST /import (500 leads)',
@@ -182,8 +200,9 @@ async function seed() {
   const started = performance.now();
   const keys = new Map<Scenario, string[]>();
   for (const scenario of scenarios.filter((s) => s.authenticated))
-    keys.set(scenario, await createKeys(workspace.workspaceId, keysPerScenario + 1, scenario.name));
-  console.log(`${keys.size} × ${keysPerScenario + 1} API keys made in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    keys.set(scenario, await createKeys(workspace.workspaceId, (scenario.keys ?? keysPerScenario) + 1, scenario.name));
+  const made = [...keys.values()].reduce((sum, list) => sum + list.length, 0);
+  console.log(`${made} API keys made for ${keys.size} scenarios in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   await disconnectDatabase();
   await stop();
   return { workspaceId: workspace.workspaceId, keys };
@@ -192,6 +211,12 @@ async function seed() {
 const { workspaceId, keys } = await seed();
 const floors: Record<string, number> = {};
 let peakApiRss = 0;
+let peakStoreRss = 0;
+/** The scenario's embedded FerretDB's peak RSS so far, before it stops (nothing on MONGODB_URI). */
+const noteStoreRss = () => {
+  const pid = store.pid();
+  if (pid !== null) peakStoreRss = Math.max(peakStoreRss, statusMiB(pid, 'VmHWM'));
+};
 for (const scenario of scenarios) {
   const database = await store.open();
   const port = await freePort();
@@ -199,7 +224,7 @@ for (const scenario of scenarios) {
     MONGODB_URI: database.uri,
     SECRETS_KEY: randomBytes(32).toString('base64'),
     PORT: String(port),
-    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    RATE_LIMIT_PER_MINUTE: String(scenario.limit ?? rateLimitPerMinute),
     LOG_LEVEL: 'warn',
     BENCH_WORKSPACE_ID: workspaceId,
   };
@@ -234,23 +259,35 @@ for (const scenario of scenarios) {
     console.log(
       `${scenario.name.padEnd(36)} ${imported.leadsPerSecond.toFixed(0).padStart(8)} leads/s  alone ${alone.toFixed(0).padStart(5)} ms${ratio}  (${imported.calls} calls${failures})`,
     );
+    noteStoreRss();
     await server.stop();
     await database.stop();
     continue;
   }
 
-  const figures = await loadWithKeys({ url, method: scenario.method, body: scenario.body, keys: scenarioKeys, connections, seconds });
+  const figures = await loadWithKeys({
+    url,
+    method: scenario.method,
+    body: scenario.body,
+    keys: scenarioKeys,
+    limitPerMinute: scenario.limit,
+    connections,
+    seconds,
+  });
   if (scenario.isFloor) floors[scenario.group] = figures.rps;
   if (scenario.server === api) peakApiRss = Math.max(peakApiRss, statusMiB(server.pid!, 'VmHWM'));
   const floorRps = floors[scenario.group];
   const ratio = !scenario.isFloor && floorRps ? `  ${(figures.rps / floorRps).toFixed(2)}x floor` : '';
   console.log(formatFigures(scenario.name, figures, `  alone ${alone.toFixed(0).padStart(5)} ms${ratio}`));
+  noteStoreRss();
   await server.stop();
   await database.stop();
 }
 
 console.log(
-  `\n${leadCount} leads, ${connections} connections, ${seconds} s per scenario, ${keysPerScenario} keys per authenticated scenario at ${rateLimitPerMinute}/min, store: ${store.name}`,
+  `\n${leadCount} leads, ${connections} connections, ${seconds} s per scenario, ${keysPerScenario} keys per authenticated scenario at ${rateLimitPerMinute}/min (unless its line says otherwise), store: ${store.name}`,
 );
-console.log(`API process peak RSS ${peakApiRss.toFixed(0)} MiB`);
+console.log(
+  `API process peak RSS ${peakApiRss.toFixed(0)} MiB${peakStoreRss ? `, embedded FerretDB peak RSS ${peakStoreRss.toFixed(0)} MiB` : ''}`,
+);
 store.remove();

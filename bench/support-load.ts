@@ -17,6 +17,8 @@ export interface LoadOptions {
   body?: string;
   /** Keys to spread requests over; empty for unauthenticated floors. */
   keys: string[];
+  /** The API's limit a key (RATE_LIMIT_PER_MINUTE), if not the default. */
+  limitPerMinute?: number;
   connections: number;
   seconds: number;
 }
@@ -38,7 +40,7 @@ export async function loadWithKeys(options: LoadOptions): Promise<LoadFigures> {
   let next = 0;
   const authorize = (request: { headers?: Record<string, string> }) =>
     keys.length ? { ...request, headers: { ...request.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } } : request;
-  const budget = keys.length ? keys.length * rateLimitPerMinute : undefined;
+  const budget = keys.length ? keys.length * (options.limitPerMinute ?? rateLimitPerMinute) : undefined;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',

@@ -2,7 +2,7 @@ import * as cheerio from 'cheerio';
 import type { AnyNode, Element } from 'cheerio';
 import { readLinkedData, type LinkedPerson } from './contacts-linked-data.ts';
 import { emailsIn, emailsInText, isGenericAddress, markupAddresses } from './contacts-emails.ts';
-import { settleAddresses } from './contacts-names.ts';
+import { addressFit, settleAddresses } from './contacts-names.ts';
 import { isJobTitle } from './job-titles.ts';
 
 export interface FoundPerson {
@@ -151,17 +151,20 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
   };
   walk($('body')[0] ?? $.root()[0]!);
   const segments = units.flatMap((unit, at) => (unit.text ? [{ ...unit, at }] : []));
-  const found: Array<{ person: FoundPerson; card: Element; at: number }> = [];
+  // Each person with their card, the blocks their name and title are in, and where their entry starts.
+  const found: Array<{ person: FoundPerson; card: Element; blocks: Element[]; at: number }> = [];
   for (const [i, segment] of segments.entries()) {
     const line = withoutStop(segment.text);
     const inline = inlinePerson.exec(line);
     if (inline && looksLikeName(inline[1]!) && isJobTitle(inline[2]!) && !otherCompany(inline[2]!)) {
-      found.push({ person: blank(inline[1]!, inline[2]!), card: blockOf(segment.node), at: segment.at });
+      const card = blockOf(segment.node);
+      found.push({ person: blank(inline[1]!, inline[2]!), card, blocks: [card], at: segment.at });
       continue;
     }
     const named = peopleInProse(segment.text);
     if (named.length > 0) {
-      for (const [name, title] of named) found.push({ person: blank(name, title), card: blockOf(segment.node), at: segment.at });
+      const card = blockOf(segment.node);
+      for (const [name, title] of named) found.push({ person: blank(name, title), card, blocks: [card], at: segment.at });
       continue;
     }
     if (!looksLikeName(line)) continue;
@@ -173,10 +176,11 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
       found.push({
         person: blank(line, titleIn(title.text)),
         card: commonAncestor(segment.node, title.node),
+        blocks: [blockOf(segment.node), blockOf(title.node)],
         at: Math.min(segment.at, title.at),
       });
   }
-  return found.map(({ person, card, at }) => {
+  return found.map(({ person, card, blocks, at }) => {
     const alone = found.filter((other) => other.card === card || contains(card, other.card)).length === 1;
     let emails: string[];
     let linkedin: string | undefined;
@@ -184,11 +188,19 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
       emails = emailsIn($, $(card));
       linkedin = $(card).find('a[href*="linkedin.com/in/"]').attr('href');
     } else {
-      // Several people in one block (lines, sentences): theirs is what follows their name up to the next person's.
+      // Several people in one block (lines, sentences): theirs is what follows their name up to the next person's,
+      // in the block of their name or title, or elsewhere when it is named after them (not a press office's after the last).
       const next = Math.min(...found.map((other) => other.at).filter((start) => start > at));
       const entry = units.slice(at, next).filter((unit) => contains(card, unit.node));
-      emails = [...new Set([...emailsInText(entry.map((unit) => unit.text).join(' ')), ...entry.flatMap((unit) => unit.emails)])];
-      linkedin = entry.find((unit) => unit.linkedin)?.linkedin;
+      const near = (unit: Unit) => blocks.includes(blockOf(unit.node));
+      emails = [
+        ...new Set(
+          entry.flatMap((unit) =>
+            [...unit.emails, ...emailsInText(unit.text)].filter((email) => near(unit) || addressFit(email, person.name)),
+          ),
+        ),
+      ];
+      linkedin = entry.find((unit) => unit.linkedin && near(unit))?.linkedin;
     }
     const own = emails.filter((email) => !isGenericAddress(email));
     return { ...person, email: own.length === 1 ? own[0]! : null, linkedin_url: linkedin ? new URL(linkedin, pageUrl).toString() : null };

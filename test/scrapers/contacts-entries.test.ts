@@ -124,6 +124,20 @@ describe('entries of a team page', () => {
     );
   });
 
+  it("gives the last of a flat page's entries no address that follows it unless it is named after them", () => {
+    expectPeople(
+      `<h3>Anna Schmidt</h3><p>CTO</p><p>anna.schmidt@acme.test</p>
+       <h3>Omar Haddad</h3><p>CFO</p><p>ohaddad@acme.test</p>
+       <h3>Lukas Schmidt</h3><p>CEO</p>
+       <p>Press enquiries: presse.berlin@acme.test</p>`,
+      {
+        'Anna Schmidt': { title: 'CTO', email: 'anna.schmidt@acme.test' },
+        'Omar Haddad': { title: 'CFO', email: 'ohaddad@acme.test' },
+        'Lukas Schmidt': { title: 'CEO', email: null },
+      },
+    );
+  });
+
   it("does not take a colleague's address shown in one's own entry", () => {
     expectPeople(`<p>Lukas Schmidt, CEO. Assistant: anna.schmidt@acme.test</p><p>Anna Schmidt, Office Manager.</p>`, {
       'Lukas Schmidt': { title: 'CEO', email: null },

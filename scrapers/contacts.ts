@@ -156,9 +156,10 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
   for (const [i, segment] of segments.entries()) {
     const line = withoutStop(segment.text);
     const inline = inlinePerson.exec(line);
-    if (inline && looksLikeName(inline[1]!) && isJobTitle(inline[2]!) && !otherCompany(inline[2]!)) {
+    const role = inline && looksLikeName(inline[1]!) ? leadingTitle(inline[2]!) : null;
+    if (role && !otherCompany(role)) {
       const card = blockOf(segment.node);
-      found.push({ person: blank(inline[1]!, inline[2]!), card, blocks: [card], at: segment.at });
+      found.push({ person: blank(inline![1]!, role), card, blocks: [card], at: segment.at });
       continue;
     }
     const named = peopleInProse(segment.text);
@@ -169,12 +170,12 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
     }
     if (!looksLikeName(line)) continue;
     const title = [segments[i + 1], segments[i + 2], segments[i - 1]].find((other) => {
-      const text = other && titleIn(other.text);
-      return text && isJobTitle(text) && !looksLikeName(text) && !otherCompany(text) && closeTogether(segment.node, other.node);
+      const text = other && leadingTitle(titleIn(other.text));
+      return text && !looksLikeName(text) && !otherCompany(text) && closeTogether(segment.node, other.node);
     });
     if (title)
       found.push({
-        person: blank(line, titleIn(title.text)),
+        person: blank(line, leadingTitle(titleIn(title.text))!),
         card: commonAncestor(segment.node, title.node),
         blocks: [blockOf(segment.node), blockOf(title.node)],
         at: Math.min(segment.at, title.at),
@@ -205,6 +206,16 @@ function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
     const own = emails.filter((email) => !isGenericAddress(email));
     return { ...person, email: own.length === 1 ? own[0]! : null, linkedin_url: linkedin ? new URL(linkedin, pageUrl).toString() : null };
   });
+}
+
+/** The job title a text is, or starts with before an address ("CTO — anna@acme.com", "Head of Sales, EMEA, anna at acme dot com"). */
+function leadingTitle(text: string): string | null {
+  if (emailsInText(text).length === 0) return isJobTitle(text) ? text : null;
+  for (const cut of [...text.matchAll(/\s*(?:[,;—–|·]|\s-\s)\s*/gu)].reverse()) {
+    const title = text.slice(0, cut.index);
+    if (emailsInText(text.slice(cut.index)).length > 0 && isJobTitle(title)) return title;
+  }
+  return null;
 }
 
 const blank = (name: string, title: string): FoundPerson => ({

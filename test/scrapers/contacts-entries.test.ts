@@ -64,6 +64,18 @@ describe('entries of a team page', () => {
     );
   });
 
+  it('reads an entry whose address follows its title on one line', () => {
+    expectPeople(
+      `<ul><li>Anna Schmidt — CTO — anna@acme.test</li><li>Lukas Schmidt | Head of Sales, EMEA | lukas@acme.test</li></ul>
+       <p>Greta Schmidt, Data Scientist, greta at acme dot test</p>`,
+      {
+        'Anna Schmidt': { title: 'CTO', email: 'anna@acme.test' },
+        'Lukas Schmidt': { title: 'Head of Sales, EMEA', email: 'lukas@acme.test' },
+        'Greta Schmidt': { title: 'Data Scientist', email: 'greta@acme.test' },
+      },
+    );
+  });
+
   it("keeps a surname that is another's given name apart, in lists and tables", () => {
     expectPeople(
       `<ul><li>Jonas Weber — CEO <span>jonas@acme.test</span></li><li>Maja Jonas — CTO <span>maja@acme.test</span></li>

@@ -13,7 +13,10 @@ const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(2);
  * page they came from (`source_url`, a company's team page), half with the
  * company's mail domain alone. Reports the share of titles and emails filled
  * of those the sites show, how many filled values are right, locations
- * filled (the company's stated place), and pages per lead enriched.
+ * filled (the company's stated place), and pages per lead enriched; then
+ * the same for the people who share a surname with a colleague (or whose
+ * surname is a colleague's given name), with the addresses they got that
+ * are someone else's.
  */
 export async function benchEnrichment(world: AgentWorld, label: string): Promise<void> {
   const companies = world.companies.filter((c) =>
@@ -50,9 +53,25 @@ export async function benchEnrichment(world: AgentWorld, label: string): Promise
   const placed = people.filter((p) => after.get(p.name)?.location);
   const placedRight = placed.filter((p) => after.get(p.name)!.location === p.company.city).length;
   const enriched = people.filter((p) => after.get(p.name)?.title || after.get(p.name)?.email).length;
+  const sharing = people.filter((p) => {
+    const surnames = p.name
+      .split(' ')
+      .slice(1)
+      .join(' ')
+      .split(/[\s-]+/);
+    return p.company.people.some((o) => o.name !== p.name && o.name.split(/[\s-]+/).some((word) => surnames.includes(word)));
+  });
+  const sharingShown = sharing.filter((p) => p.shown !== 'none');
+  const sharingTitled = sharing.filter((p) => after.get(p.name)?.title === p.title).length;
+  const sharingMailed = sharingShown.filter((p) => after.get(p.name)?.email === p.email).length;
+  const others = people.filter((p) => after.get(p.name)?.email && after.get(p.name)!.email !== p.email).length;
   console.log(
     `  enrichment of ${people.length} leads: ${run.status}  titles filled ${ratio(titled.length, people.length)} (${titled.length}/${people.length})` +
       `  emails filled ${ratio(mailed.length, people.filter((p) => p.shown !== 'none').length)} (${mailed.length}/${people.filter((p) => p.shown !== 'none').length} shown)` +
       `  right ${ratio(right, titled.length + mailed.length)}  locations ${ratio(placed.length, people.length)} (right ${ratio(placedRight, placed.length)})  pages ${run.pages_fetched} (${ratio(run.pages_fetched, enriched)} a lead enriched)  ${((performance.now() - started) / 1000).toFixed(1)} s (goal: filled >= 0.8, right >= 0.95)`,
+  );
+  console.log(
+    `  of them sharing a surname with a colleague: ${sharing.length}, right titles ${ratio(sharingTitled, sharing.length)} (${sharingTitled}/${sharing.length})` +
+      `  right emails ${ratio(sharingMailed, sharingShown.length)} (${sharingMailed}/${sharingShown.length} shown)  leads given another's address ${others}`,
   );
 }

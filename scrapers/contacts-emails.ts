@@ -30,18 +30,27 @@ function decodeCloudflare(hex: string): string | null {
   return text.includes('@') ? text.toLowerCase() : null;
 }
 
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // a stray "%": the address as written
+  }
+};
+
+/** The address an element carries in its markup: a mailto link's, or Cloudflare's protected one. */
+export function markupAddresses($: cheerio.CheerioAPI, element: AnyNode): string[] {
+  const href = $(element).attr('href') ?? '';
+  if (/^mailto:/i.test(href)) return emailsInText(decoded(href.slice(7).split('?')[0]!).trim().toLowerCase());
+  const email = decodeCloudflare($(element).attr('data-cfemail') ?? '');
+  return email ? [email] : [];
+}
+
 /** Every distinct address inside `scope`: mailto links, Cloudflare-protected ones, and text (plain or obfuscated). */
 export function emailsIn($: cheerio.CheerioAPI, scope: cheerio.Cheerio<AnyNode>): string[] {
   const found = new Set<string>();
-  scope.find('a[href^="mailto:" i]').each((_, element) => {
-    const target = decodeURIComponent(($(element).attr('href') ?? '').slice(7).split('?')[0]!)
-      .trim()
-      .toLowerCase();
-    for (const email of emailsInText(target)) found.add(email);
-  });
-  scope.find('[data-cfemail]').each((_, element) => {
-    const email = decodeCloudflare($(element).attr('data-cfemail') ?? '');
-    if (email) found.add(email);
+  scope.find('a[href^="mailto:" i], [data-cfemail]').each((_, element) => {
+    for (const email of markupAddresses($, element)) found.add(email);
   });
   for (const email of emailsInText(spacedText(scope))) found.add(email);
   return [...found];
@@ -56,19 +65,4 @@ function spacedText(scope: cheerio.Cheerio<AnyNode>): string {
   };
   scope.each((_, node) => walk(node));
   return parts.join(' ').replace(/\s+/g, ' ');
-}
-
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-
-/** anna.schmidt@, annaschmidt@, aschmidt@, anna_s@, anna@ … for Anna Schmidt. */
-export function localPartMatches(email: string, name: string): boolean {
-  const local = fold(email.split('@')[0]!).replace(/[^a-z]/g, '');
-  const words = fold(name)
-    .split(/[\s-]+/)
-    .map((w) => w.replace(/[^a-z]/g, ''))
-    .filter(Boolean);
-  if (words.length < 2 || local.length < 2) return false;
-  const first = words[0]!;
-  const last = words.at(-1)!;
-  return [first + last, first[0] + last, first + last[0], first, last + first, last].includes(local);
 }

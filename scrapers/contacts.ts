@@ -1,7 +1,8 @@
 import * as cheerio from 'cheerio';
 import type { AnyNode, Element } from 'cheerio';
 import { readLinkedData, type LinkedPerson } from './contacts-linked-data.ts';
-import { emailsIn, isGenericAddress, localPartMatches } from './contacts-emails.ts';
+import { emailsIn, emailsInText, isGenericAddress, markupAddresses } from './contacts-emails.ts';
+import { addressFit, settleAddresses } from './contacts-names.ts';
 import { isJobTitle } from './job-titles.ts';
 
 export interface FoundPerson {
@@ -35,7 +36,7 @@ const notNames =
   /\b(team|office|company|contact|about|careers?|blog|news|home|services|products?|solutions|pricing|partners|customers|privacy|terms|policy|street|road|avenue|inc|gmbh|ltd|llc|ag|plc|sas|read|more|learn|sign|get|started|our|meet|us|we|the|and|welcome|follow|email|phone|address|linkedin|twitter)\b/i;
 const nameWord = /^(\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}?[\p{Ll}'’]+)*|\p{Lu}\.|\p{Lu}'\p{Lu}[\p{Ll}]+)$/u;
 const inlinePerson = /^(.{3,60}?)\s*(?:[—–|:]|\s-\s|,)\s*(.{2,80})$/u;
-const capitalised = "\\p{Lu}[\\p{Ll}'’-]+";
+const capitalised = "\\p{Lu}[\\p{Ll}'’]+(?:-\\p{Lu}?[\\p{Ll}'’]+)*";
 const nameInText = `(${capitalised}(?:\\s+(?:(?:van|von|de|da|del|di|du|der|den|le|la)\\s+)?${capitalised}){1,3})`;
 // Sentences naming someone with their title: "our CTO, Anna Schmidt," / "Anna Schmidt, our CTO," / "Anna Schmidt (CTO)".
 const prosePatterns = [
@@ -63,10 +64,21 @@ export function looksLikeName(text: string): boolean {
   return words.every((word, i) => nameWord.test(word) || (i > 0 && i < words.length - 1 && particles.has(word)));
 }
 
-interface Segment {
+/** A sentence of a text node, or a link carrying an address or a LinkedIn profile, in page order. */
+interface Unit {
   text: string;
   node: AnyNode;
+  emails: string[];
+  linkedin?: string;
 }
+
+// Where a sentence ends ("Anna Schmidt, CTO. Reach out: …"), not after an initial ("J.") or a courtesy title ("Dr."),
+// or an address ends and a name starts ("… anna@acme.com Lukas Schmidt, CEO").
+const sentenceEnd =
+  /(?:(?<=[.!?;])(?<!(?:^|[\s(])\p{Lu}\.)(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|Sr|Jr)\.)\s+(?=[\p{L}\d])|(?<=@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,})\s+(?=\p{Lu}))/u;
+const withoutStop = (text: string) => text.replace(/[.;]$/, '');
+// A title in a text of its own after the name's ("<b>Anna Schmidt</b>, CTO."): the separator and the full stop dropped.
+const titleIn = (text: string) => withoutStop(text).replace(/^(?:[,—–|:]|-\s)\s*/, '');
 
 /** People, addresses and the organisation a page shows: JSON-LD first, then team cards, lists and tables. */
 export function extractContacts(html: string, pageUrl: string): PageContacts {
@@ -96,12 +108,8 @@ export function extractContacts(html: string, pageUrl: string): PageContacts {
   const pageEmails = new Set<string>([...linked.people.flatMap((p) => (p.email ? [p.email] : [])), ...emailsIn($, $.root())]);
   for (const person of peopleInMarkup($, pageUrl)) add(person);
 
-  // An address named after a person (anna.schmidt@) goes to them when their card held none.
-  for (const person of people.values()) {
-    if (person.email) continue;
-    const own = [...pageEmails].filter((email) => !isGenericAddress(email) && localPartMatches(email, person.name));
-    if (own.length === 1 && ![...people.values()].some((other) => other.email === own[0])) person.email = own[0]!;
-  }
+  // Whose address is whose, by whole names: a colleague's goes back, one listed apart goes to the one person it fits.
+  settleAddresses([...people.values()], [...pageEmails]);
   const title =
     $('meta[property="og:site_name"]').attr('content') ??
     $('title')
@@ -119,47 +127,95 @@ export function extractContacts(html: string, pageUrl: string): PageContacts {
   };
 }
 
-/** Names with a job title beside them (same element, next or previous text of one card), and the card's address and LinkedIn link. */
+/**
+ * Names with a job title beside them (same sentence, or the next or previous
+ * text of one card), each with its own address and LinkedIn link: the card's
+ * when the card holds that person alone, else those of the entry the name
+ * heads (from it to the next person's entry, within their common block).
+ */
 function peopleInMarkup($: cheerio.CheerioAPI, pageUrl: string): FoundPerson[] {
-  const segments: Segment[] = [];
+  const units: Unit[] = [];
   const walk = (node: AnyNode) => {
     if (node.type === 'text') {
       const text = $(node).text().replace(/\s+/g, ' ').trim();
-      if (text) segments.push({ text, node });
-    } else if ('children' in node) for (const child of node.children) walk(child);
+      for (const sentence of text ? text.split(sentenceEnd) : []) units.push({ text: sentence, node, emails: [] });
+    } else if ('children' in node) {
+      if ('attribs' in node) {
+        const href = node.attribs.href ?? '';
+        const emails = markupAddresses($, node);
+        const linkedin = /linkedin\.com\/in\//i.test(href) ? href : undefined;
+        if (emails.length > 0 || linkedin) units.push({ text: '', node, emails, linkedin });
+      }
+      for (const child of node.children) walk(child);
+    }
   };
   walk($('body')[0] ?? $.root()[0]!);
-  const found: Array<{ person: FoundPerson; card: Element }> = [];
+  const segments = units.flatMap((unit, at) => (unit.text ? [{ ...unit, at }] : []));
+  // Each person with their card, the blocks their name and title are in, and where their entry starts.
+  const found: Array<{ person: FoundPerson; card: Element; blocks: Element[]; at: number }> = [];
   for (const [i, segment] of segments.entries()) {
-    const inline = inlinePerson.exec(segment.text);
-    if (inline && looksLikeName(inline[1]!) && isJobTitle(inline[2]!) && !otherCompany(inline[2]!)) {
-      found.push({ person: blank(inline[1]!, inline[2]!), card: blockOf(segment.node) });
+    const line = withoutStop(segment.text);
+    const inline = inlinePerson.exec(line);
+    const role = inline && looksLikeName(inline[1]!) ? leadingTitle(inline[2]!) : null;
+    if (role && !otherCompany(role)) {
+      const card = blockOf(segment.node);
+      found.push({ person: blank(inline![1]!, role), card, blocks: [card], at: segment.at });
       continue;
     }
     const named = peopleInProse(segment.text);
     if (named.length > 0) {
-      for (const [name, title] of named) found.push({ person: blank(name, title), card: blockOf(segment.node) });
+      const card = blockOf(segment.node);
+      for (const [name, title] of named) found.push({ person: blank(name, title), card, blocks: [card], at: segment.at });
       continue;
     }
-    if (!looksLikeName(segment.text)) continue;
-    const title = [segments[i + 1], segments[i + 2], segments[i - 1]].find(
-      (other) =>
-        other &&
-        isJobTitle(other.text) &&
-        !looksLikeName(other.text) &&
-        !otherCompany(other.text) &&
-        closeTogether(segment.node, other.node),
-    );
-    if (title) found.push({ person: blank(segment.text, title.text), card: commonAncestor(segment.node, title.node) });
+    if (!looksLikeName(line)) continue;
+    const title = [segments[i + 1], segments[i + 2], segments[i - 1]].find((other) => {
+      const text = other && leadingTitle(titleIn(other.text));
+      return text && !looksLikeName(text) && !otherCompany(text) && closeTogether(segment.node, other.node);
+    });
+    if (title)
+      found.push({
+        person: blank(line, leadingTitle(titleIn(title.text))!),
+        card: commonAncestor(segment.node, title.node),
+        blocks: [blockOf(segment.node), blockOf(title.node)],
+        at: Math.min(segment.at, title.at),
+      });
   }
-  // A card holding one person only: its address and LinkedIn link are theirs.
-  return found.map(({ person, card }) => {
-    if (found.filter((other) => other.card === card || contains(card, other.card)).length !== 1) return person;
-    const emails = emailsIn($, $(card)).filter((email) => !isGenericAddress(email));
-    const href = $(card).find('a[href*="linkedin.com/in/"]').attr('href');
-    const linkedin = href ? new URL(href, pageUrl).toString() : null;
-    return { ...person, email: emails.length === 1 ? emails[0]! : null, linkedin_url: linkedin };
+  return found.map(({ person, card, blocks, at }) => {
+    const alone = found.filter((other) => other.card === card || contains(card, other.card)).length === 1;
+    let emails: string[];
+    let linkedin: string | undefined;
+    if (alone) {
+      emails = emailsIn($, $(card));
+      linkedin = $(card).find('a[href*="linkedin.com/in/"]').attr('href');
+    } else {
+      // Several people in one block (lines, sentences): theirs is what follows their name up to the next person's,
+      // in the block of their name or title, or elsewhere when it is named after them (not a press office's after the last).
+      const next = Math.min(...found.map((other) => other.at).filter((start) => start > at));
+      const entry = units.slice(at, next).filter((unit) => contains(card, unit.node));
+      const near = (unit: Unit) => blocks.includes(blockOf(unit.node));
+      emails = [
+        ...new Set(
+          entry.flatMap((unit) =>
+            [...unit.emails, ...emailsInText(unit.text)].filter((email) => near(unit) || addressFit(email, person.name)),
+          ),
+        ),
+      ];
+      linkedin = entry.find((unit) => unit.linkedin && near(unit))?.linkedin;
+    }
+    const own = emails.filter((email) => !isGenericAddress(email));
+    return { ...person, email: own.length === 1 ? own[0]! : null, linkedin_url: linkedin ? new URL(linkedin, pageUrl).toString() : null };
   });
+}
+
+/** The job title a text is, or starts with before an address ("CTO — anna@acme.com", "Head of Sales, EMEA, anna at acme dot com"). */
+function leadingTitle(text: string): string | null {
+  if (emailsInText(text).length === 0) return isJobTitle(text) ? text : null;
+  for (const cut of [...text.matchAll(/\s*(?:[,;—–|·]|\s-\s)\s*/gu)].reverse()) {
+    const title = text.slice(0, cut.index);
+    if (emailsInText(text.slice(cut.index)).length > 0 && isJobTitle(title)) return title;
+  }
+  return null;
 }
 
 const blank = (name: string, title: string): FoundPerson => ({
@@ -194,4 +250,4 @@ function commonAncestor(a: AnyNode, b: AnyNode): Element {
 /** Name and title belong together when they meet at most three levels above the name (a card, a row). */
 const closeTogether = (a: AnyNode, b: AnyNode) => ancestors(a).indexOf(commonAncestor(a, b)) <= 2;
 
-const contains = (outer: Element, inner: Element) => ancestors(inner).includes(outer);
+const contains = (outer: Element, inner: AnyNode) => ancestors(inner).includes(outer);

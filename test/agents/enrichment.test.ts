@@ -82,6 +82,50 @@ describe('enriching stored leads', () => {
     for (const p of placed) expect(byName.get(p.name)!.location).toBe(p.company.city);
   }, 90_000);
 
+  it("gives colleagues who share a surname each their own title and email from their team page, and nobody another's address", async () => {
+    const { apiKey } = await createTestWorkspace('pro');
+    const surnames = (name: string) =>
+      name
+        .split(' ')
+        .slice(1)
+        .join(' ')
+        .split(/[\s-]+/);
+    // Sharing a surname, or a surname that is a colleague's given name ("Jonas Weber", "Maja Jonas").
+    const sharing = (company: WorldCompany) =>
+      company.people.filter((p) =>
+        company.people.some((o) => o !== p && o.name.split(/[\s-]+/).some((word) => surnames(p.name).includes(word))),
+      );
+    const withFamily = world.companies.filter((c) => sharing(c).length > 0);
+    // Every team page shape: the plain entries ("Name, Title. Reach out: address") and one team of each other style.
+    const teams = withFamily.filter((c, i) => c.style === 'plain' || withFamily.findIndex((o) => o.style === c.style) === i);
+    expect(new Set(teams.map((c) => c.style)).size).toBe(7);
+    const people = teams.flatMap((company) => company.people.map((person) => ({ ...person, company })));
+    expect(people.filter((p) => sharing(p.company).some((o) => o.name === p.name)).length).toBeGreaterThanOrEqual(20);
+    const stored = await importLeads(
+      server,
+      apiKey,
+      people.map((p) => ({ full_name: p.name, company: p.company.name, source_url: teamPage(p.company) })),
+    );
+    const started = await startRun(server, apiKey, {
+      goal: 'Fill in what these leads lack',
+      behavior: 'enrichment',
+      lead_ids: stored.map((lead) => lead.id),
+      options: { max_pages: 200 },
+    });
+    const run = await waitForRun(server, apiKey, started.run_id, undefined, 60_000);
+    expect(run).toMatchObject({ status: 'completed', error: null });
+    const leads = (await server.request('GET', '/api/leads?limit=500', { key: apiKey })).body.leads as Array<Record<string, any>>;
+    const byName = new Map(leads.map((lead) => [lead.full_name, lead]));
+    for (const p of people) {
+      const lead = byName.get(p.name)!;
+      expect({ name: p.name, title: lead.title, email: lead.email ?? null }).toEqual({
+        name: p.name,
+        title: p.title,
+        email: p.shown === 'none' ? null : p.email,
+      });
+    }
+  }, 90_000);
+
   it('needs leads: 400 naming lead_ids without them, and lead_ids only with enrichment', async () => {
     const { apiKey } = await createTestWorkspace('pro');
     const none = await server.request('POST', '/api/agents/runs', { key: apiKey, body: { goal: 'Fill in', behavior: 'enrichment' } });

@@ -3,8 +3,10 @@
  * who works where, with which title and address, and how each site shows
  * them. The truth the researcher's results are measured against.
  */
-export type Shown = 'mailto' | 'jsonld' | 'text' | 'obfuscated' | 'entities' | 'none';
-export type TeamStyle = 'cards' | 'jsonld' | 'table' | 'list' | 'paragraphs' | 'prose';
+import { familyOf, joinFamily, mailboxes } from './families.ts';
+
+export type Shown = 'mailto' | 'jsonld' | 'text' | 'obfuscated' | 'entities' | 'spelled' | 'none';
+export type TeamStyle = 'cards' | 'jsonld' | 'table' | 'list' | 'paragraphs' | 'prose' | 'plain';
 
 export interface WorldPerson {
   name: string;
@@ -27,6 +29,9 @@ export interface WorldCompany {
   city: string;
   product: string;
   style: TeamStyle;
+  /** Which spelling of its style the team page uses (the holdout's spellings are its own). */
+  variant: number;
+  holdout: boolean;
   teamPath: string;
   aboutPath: string;
   /** robots.txt disallows /private/, where a page lists someone who does not work there. */
@@ -192,7 +197,7 @@ const otherTitles: Array<[string, string[]]> = [
   ['Office Manager', ['office manager']],
   ['Data Scientist', ['data scientist']],
 ];
-const styles: TeamStyle[] = ['cards', 'jsonld', 'table', 'list', 'paragraphs', 'cards', 'table', 'prose'];
+const styles: TeamStyle[] = ['cards', 'jsonld', 'table', 'list', 'paragraphs', 'cards', 'table', 'prose', 'plain'];
 const shownByStyle: Record<TeamStyle, Shown[]> = {
   cards: ['mailto', 'mailto', 'mailto', 'none'],
   jsonld: ['jsonld', 'jsonld', 'jsonld', 'none'],
@@ -200,6 +205,7 @@ const shownByStyle: Record<TeamStyle, Shown[]> = {
   list: ['entities', 'obfuscated', 'entities', 'none'],
   paragraphs: ['text', 'obfuscated', 'mailto', 'none'],
   prose: ['text', 'none'],
+  plain: ['text', 'mailto', 'spelled', 'none'],
 };
 
 /** mulberry32: a small seeded generator, so every run sees the same world. */
@@ -219,16 +225,8 @@ export function seededRandom(seed: number) {
   };
 }
 
-const ascii = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .replace(/ß/g, 'ss')
-    .toLowerCase()
-    .replace(/[^a-z]/g, '');
-
-/** `count` companies (at least the planned pairs), the same for the same seed. */
-export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
+/** `count` companies (at least the planned pairs), the same for the same seed; `holdout` spells them as the benchmark's holdout. */
+export function generateCompanies(count = 48, seed = 7, holdout = false): WorldCompany[] {
   const random = seededRandom(seed);
   const pairs: Array<[string, string]> = planned.flatMap(([industry, city, n]) =>
     Array.from({ length: n }, () => [industry, city] as [string, string]),
@@ -249,17 +247,20 @@ export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
       ...(random.next() < 0.8 ? [random.pick(ctoTitles)] : []),
       ...pickSome(random, otherTitles, random.int(1, 5)),
     ];
-    const people = titles.map(([title, roles]) => {
+    const drawn = titles.map(() => {
       let person: string;
       do person = `${random.pick(firstNames)} ${random.pick(lastNames)}`;
       while (usedPeople.has(person));
       usedPeople.add(person);
-      const [first, ...rest] = person.split(' ');
-      const last = ascii(rest.join(''));
-      const local =
-        pattern === 'first.last' ? `${ascii(first!)}.${last}` : pattern === 'first' ? ascii(first!) : `${ascii(first!)[0]}${last}`;
-      return { name: person, title, roles, email: `${local}@${host}`, shown: random.pick(shownByStyle[style]) };
+      return { name: person, shown: random.pick(shownByStyle[style]) };
     });
+    const family = familyOf(index, holdout);
+    const names = drawn.map((d) => d.name);
+    const renamed = family ? joinFamily(names, family, index, usedPeople) : [];
+    // Every other family has a colleague sharing the name who shows no address.
+    if (renamed.length > 0 && index % 2 === 1) drawn[renamed.at(-1)!]!.shown = 'none';
+    const emails = mailboxes(names, pattern, host);
+    const people = titles.map(([title, roles], i) => ({ name: names[i]!, title, roles, email: emails[i]!, shown: drawn[i]!.shown }));
     return {
       name,
       host,
@@ -269,6 +270,8 @@ export function generateCompanies(count = 48, seed = 7): WorldCompany[] {
       city,
       product: random.pick(industries[industry]!.products),
       style,
+      variant: Math.floor(index / styles.length),
+      holdout,
       teamPath: random.pick(['/team', '/people', '/our-team', '/about/team']),
       aboutPath: random.pick(['/about', '/about-us', '/company']),
       privateArea: random.next() < 0.4,

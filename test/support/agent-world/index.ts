@@ -46,8 +46,8 @@ const listen = (server: Server) =>
  * them on another port.
  */
 export async function startAgentWorld(options: WorldOptions = {}): Promise<AgentWorld> {
-  const companies = generateCompanies(options.companies, options.seed);
   const holdout = options.holdout ?? false;
+  const companies = generateCompanies(options.companies, options.seed, holdout);
   placeSites(companies, options.layout ?? 'hosts', holdout);
   const hits = new Map<string, string[]>();
   const sites = new Map<string, Map<string, Page>>();

@@ -17,6 +17,7 @@ const obfuscated = (email: string, n: number) => {
   return n % 2 ? `${local} [at] ${parts.join(' [dot] ')}` : `${local} (at) ${parts.join(' (dot) ')}`;
 };
 const entities = (email: string) => email.replace('@', '&#64;').replace(/\./g, '&#46;');
+const spelled = (email: string) => `${email.split('@')[0]} at ${email.split('@')[1]!.replace(/\./g, ' dot ')}`;
 
 /** The address as the person's card shows it, or '' when it does not. */
 function addressHtml(person: WorldPerson, n: number): string {
@@ -29,9 +30,43 @@ function addressHtml(person: WorldPerson, n: number): string {
       return `<span>${obfuscated(person.email, n)}</span>`;
     case 'entities':
       return `<span>${entities(person.email)}</span>`;
+    case 'spelled':
+      return `<span>${spelled(person.email)}</span>`;
     default:
       return '';
   }
+}
+
+/** The address as a plain entry writes it: the address itself (a link or not), written out, or nothing. */
+function plainAddress(person: WorldPerson): string {
+  if (person.shown === 'mailto') return `<a href="mailto:${person.email}">${person.email}</a>`;
+  return person.shown === 'spelled' ? spelled(person.email) : person.shown === 'none' ? '' : person.email;
+}
+
+/**
+ * Entries as small teams write them, one line a person ("Name, Title. Reach
+ * out: address"): in paragraphs or lines of one block for the tests; as
+ * sentences of one paragraph, list items with the name in bold, or a
+ * definition list in the holdout.
+ */
+function plainEntries(company: WorldCompany): string {
+  const entry = (p: WorldPerson, lead: string) => {
+    const address = plainAddress(p);
+    return `${escape(p.name)}, ${escape(p.title)}.${address ? ` ${lead} ${address}` : ''}`;
+  };
+  const forms = company.holdout
+    ? [
+        () => `<p>${company.people.map((p) => `${entry(p, 'Write to')}${p.shown === 'none' ? '' : '.'}`).join(' ')}</p>`,
+        () =>
+          `<ul>${company.people.map((p) => `<li><b>${escape(p.name)}</b> – ${entry(p, 'Contact:').slice(escape(p.name).length + 2)}</li>`).join('')}</ul>`,
+        () =>
+          `<dl>${company.people.map((p) => `<dt>${escape(p.name)}</dt><dd>${entry(p, 'Mail:').slice(escape(p.name).length + 2)}</dd>`).join('')}</dl>`,
+      ]
+    : [
+        () => company.people.map((p) => `<p>${entry(p, 'Reach out:')}</p>`).join('\n'),
+        () => `<p class="team">${company.people.map((p) => entry(p, 'Reach out:')).join('<br>\n')}</p>`,
+      ];
+  return forms[company.variant % forms.length]!();
 }
 
 function teamMarkup(company: WorldCompany): { body: string; head: string } {
@@ -81,6 +116,8 @@ function teamMarkup(company: WorldCompany): { body: string; head: string } {
           .map((p, i) => `<p>As our ${escape(p.title)}, ${escape(p.name)} looks after a part of the company. ${addressHtml(p, i)}</p>`)
           .join('\n'),
       };
+    case 'plain':
+      return { head: '', body: plainEntries(company) };
     case 'paragraphs':
       return {
         head: '',

@@ -24,11 +24,11 @@ export async function setEach(
 }
 
 /**
- * setEach as a group commit: an update given while none of this model's is under way here is written at once
- * (with the others given in the same turn of the event loop); updates given while one is under way wait for it
- * and are then written together. Each caller's promise settles once its own update was written: writes that
- * answer one by one (the sending engine's outcomes, as each SMTP server answers) cost a command per group, not
- * one each.
+ * setEach as a group commit: an update given while none of this model's is under way here is written at the end
+ * of the event loop's turn, with every other given in that turn (answers read from several sockets in one turn
+ * come in separate callbacks: a microtask would write only the first); updates given while one is under way wait
+ * for it and are then written together. Each caller's promise settles once its own update was written: writes
+ * that come one by one (the sending engine's outcomes, as each SMTP server answers) cost a command per group.
  */
 export function groupedSetEach(model: Parameters<typeof setEach>[0]): (update: Parameters<typeof setEach>[1][number]) => Promise<void> {
   let waiting: Array<{ update: Parameters<typeof setEach>[1][number]; written: () => void; failed: (error: unknown) => void }> = [];
@@ -47,12 +47,12 @@ export function groupedSetEach(model: Parameters<typeof setEach>[0]): (update: P
       for (const { failed } of group) failed(error);
     } finally {
       underWay = false;
-      if (waiting.length) process.nextTick(flush);
+      if (waiting.length) setImmediate(flush);
     }
   };
   return (update) =>
     new Promise((written, failed) => {
-      if (!waiting.length && !underWay) process.nextTick(flush);
+      if (!waiting.length && !underWay) setImmediate(flush);
       waiting.push({ update, written, failed });
     });
 }

@@ -111,7 +111,6 @@ async function takeSlots(
   hold: SendHold,
 ): Promise<{ assigned: Slotted[]; refused: { sends: PlannedSend[]; outcome: StepOutcome | null } }> {
   const { campaign } = pass;
-  if (!planned.length) return { assigned: [], refused: { sends: [], outcome: null } };
   const currentDay = () => localDay(campaign.schedule, nowMs());
   const day = currentDay();
   const campaignSlots = await takeCampaignSlots(campaign._id, day, campaign.dailyLimit, planned.length, currentDay, hold.id);
@@ -194,6 +193,7 @@ async function claim(pass: CampaignPass, assigned: Slotted[], hold: SendHold): P
   const claimedIds = await claimMessages([...messages.values()]);
   const won: ClaimedSend[] = [];
   const lost: Slotted[] = [];
+  // A send won holds its slots from now on.
   const request = (slotted: Slotted, record: DeliveryRequest['record']): ClaimedSend => {
     hold.use(slotted.counts);
     return {

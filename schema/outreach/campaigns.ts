@@ -99,7 +99,9 @@ export const campaignProgress = z
       ),
     interrupted: z
       .int()
-      .describe('Messages whose send was interrupted between being claimed and being accepted: not sent again, so possibly never sent.'),
+      .describe(
+        'Messages whose send was interrupted (the worker died with them in flight): their outcome is unknown, they are never sent again, and count neither as sent nor as failed.',
+      ),
     steps: z
       .array(
         z.object({

@@ -18,7 +18,7 @@ export const statsDay = z
     date: z.iso.date().describe("The calendar day in the workspace's time zone, YYYY-MM-DD."),
     label: z.string().describe('Short English weekday and day of the month, e.g. `Mon 17`.'),
     sent: count.describe('Messages the SMTP server accepted that day.'),
-    failed: count.describe('Sends that failed for good that day (and sends interrupted mid-way).'),
+    failed: count.describe('Sends that failed for good that day (an interrupted send, its outcome unknown, is not one).'),
     opened: count.describe('First opens of messages (tracking pixel) that day.'),
     replied: count.describe('Replies received that day.'),
     unsubscribed: count.describe('Recipients who unsubscribed that day.'),
@@ -37,7 +37,9 @@ export const statsTotals = z
     unsubRate14d: rate.describe('unsub14d / sent14d (0 when nothing was sent; at most 1).'),
     bounceRate14d: rate.describe('bounced14d / sent14d (0 when nothing was sent; at most 1).'),
     activeEnrollments: count.describe('Enrollments still going in the campaigns (archived campaigns left out).'),
-    sent24h: count.describe("Sends of the inboxes in the rolling 24 hours, as their caps count them (the inboxes' `sent24h` summed)."),
+    sent24h: count.describe(
+      "Sends of the inboxes in the rolling 24 hours, as their caps count them (the inboxes' `sent24h` summed; interrupted sends included).",
+    ),
     capToday: count.describe("Today's caps of the inboxes that are not paused, summed."),
   })
   .meta({ id: 'OutreachStatsTotals' });

@@ -22,3 +22,37 @@ export async function setEach(
     updates.map(({ filter, set }) => ({ updateOne: { filter, update: { $set: { ...set, ...stamp } } } })),
   );
 }
+
+/**
+ * setEach as a group commit: an update given while none of this model's is under way here is written at the end
+ * of the event loop's turn, with every other given in that turn (answers read from several sockets in one turn
+ * come in separate callbacks: a microtask would write only the first); updates given while one is under way wait
+ * for it and are then written together. Each caller's promise settles once its own update was written: writes
+ * that come one by one (the sending engine's outcomes, as each SMTP server answers) cost a command per group.
+ */
+export function groupedSetEach(model: Parameters<typeof setEach>[0]): (update: Parameters<typeof setEach>[1][number]) => Promise<void> {
+  let waiting: Array<{ update: Parameters<typeof setEach>[1][number]; written: () => void; failed: (error: unknown) => void }> = [];
+  let underWay = false;
+  const flush = async () => {
+    const group = waiting;
+    waiting = [];
+    underWay = true;
+    try {
+      await setEach(
+        model,
+        group.map(({ update }) => update),
+      );
+      for (const { written } of group) written();
+    } catch (error) {
+      for (const { failed } of group) failed(error);
+    } finally {
+      underWay = false;
+      if (waiting.length) setImmediate(flush);
+    }
+  };
+  return (update) =>
+    new Promise((written, failed) => {
+      if (!waiting.length && !underWay) setImmediate(flush);
+      waiting.push({ update, written, failed });
+    });
+}

@@ -1,11 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runOutreachPass, type TickReport } from '../../src/outreach/sending/engine.ts';
 import { closeTransports } from '../../src/outreach/sending/mailer.ts';
-import { createTestWorkspace, testSecretsKey, useApiServer } from '../support/api-server.ts';
+import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
 import {
   createCampaign,
@@ -17,23 +14,14 @@ import {
   outreachEnv,
   updateCampaign,
 } from '../support/outreach.ts';
-import { projectRoot } from '../support/processes.ts';
 import { useSmtpServer } from '../support/smtp-server.ts';
+import { smtpErrors, startWorker as startWorkerOn, waitFor } from './engine-workers.ts';
 
 /**
  * The sending engine's guarantees across processes, on the embedded store (FerretDB: between processes only
  * unique inserts are atomic there). Worker processes (engine-process.ts) share the test server's database and
  * send through a real SMTP server; everything listens on and connects to 127.0.0.1.
  */
-
-// A client killed mid-transaction makes smtp-server emit the reset connection on the server, which the shared
-// test SMTP server does not listen for (unheard, it fails the run): kept here, and checked to be only that.
-const smtpErrors: Array<string | undefined> = [];
-const listen = SMTPServer.prototype.listen;
-SMTPServer.prototype.listen = function (this: SMTPServer, ...args: Parameters<typeof listen>) {
-  this.on('error', (error: NodeJS.ErrnoException) => void smtpErrors.push(error.code));
-  return listen.apply(this, args);
-} as typeof listen;
 
 const server = useApiServer(outreachEnv);
 const smtp = useSmtpServer({ sender: 'secret', second: 'secret' });
@@ -46,57 +34,15 @@ const steps = [
 ];
 const stepOf = (subject: string | undefined) => steps.findIndex((step) => step.subject === subject);
 
-const children: ChildProcessWithoutNullStreams[] = [];
-const killChildren = () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-};
 beforeEach(() => smtp.reset());
 afterEach(async () => {
-  killChildren();
   // A pass goes over every active campaign in the database: the next test's passes see only its own.
   await mongoose.connection.db!.collection('outreach_campaigns').updateMany({ status: 'active' }, { $set: { status: 'paused' } });
 });
-afterAll(() => {
-  killChildren();
-  closeTransports();
-});
+afterAll(closeTransports);
 
 /** Starts a worker process; resolves once it is connected, waiting for `go()` to start its passes. */
-async function startWorker() {
-  const env = { ...process.env, MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, ...outreachEnv };
-  // The project's Node.js 24, the one running the tests, runs the TypeScript file as it is.
-  const child = spawn(process.execPath, ['test/outreach/engine-process.ts'], { cwd: projectRoot, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const lines = () =>
-    stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { report?: TickReport; accepted?: string });
-  const worker = {
-    child,
-    stderr: () => stderr,
-    exited: new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal!))),
-    go: () => void child.stdin.write('go\n'),
-    /** Message-IDs of the messages the SMTP server accepted from this process. */
-    accepted: () => lines().flatMap((line) => line.accepted ?? []),
-    reports: () => lines().flatMap((line) => line.report ?? []),
-  };
-  await waitFor('the worker process to connect', () => stdout.startsWith('ready\n'), worker);
-  return worker;
-}
-
-async function waitFor(what: string, check: () => boolean, worker: { child: ChildProcessWithoutNullStreams; stderr(): string }) {
-  const deadline = Date.now() + 30_000;
-  while (!check()) {
-    if (worker.child.exitCode !== null) throw new Error(`the worker process exited ${worker.child.exitCode}:\n${worker.stderr()}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${worker.stderr()}`);
-    await sleep(20);
-  }
-}
+const startWorker = () => startWorkerOn(server);
 
 /** A workspace with one inbox per SMTP login (`cap` its dailyLimit) and an active campaign of `steps` for `emails`. */
 async function startCampaign(inboxes: Record<string, number>, emails: string[], campaign: Record<string, unknown> = {}) {

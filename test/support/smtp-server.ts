@@ -3,8 +3,11 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll } from 'vitest';
 
-/** What the server does with one recipient: accept, refuse for good (550 5.1.1), refuse for now (451), or answer slowly. */
-export type RecipientBehaviour = 'accept' | 'reject' | 'tempfail' | { delayMs: number };
+/**
+ * What the server does with one recipient: accept, refuse for good (550 5.1.1), refuse for now (451), answer slowly,
+ * or never answer while the connection lasts (`hold`: a message in flight when its sender dies).
+ */
+export type RecipientBehaviour = 'accept' | 'reject' | 'tempfail' | 'hold' | { delayMs: number };
 
 export interface ReceivedMail {
   /** The SMTP envelope. */
@@ -67,6 +70,7 @@ export function useSmtpServer(users: Record<string, string> = { sender: 'secret'
         return callback(Object.assign(new Error('5.1.1 The email account that you tried to reach does not exist'), { responseCode: 550 }));
       if (behaviour === 'tempfail') return callback(Object.assign(new Error('4.7.1 Try again later'), { responseCode: 451 }));
       if (typeof behaviour === 'object') return void setTimeout(() => callback(), behaviour.delayMs);
+      if (behaviour === 'hold') return;
       callback();
     },
     onData(stream, session, callback) {

@@ -1,5 +1,5 @@
 import { nowMs } from '../../clock.ts';
-import { incrementCounter } from '../../db/counter.ts';
+import { incrementCounter, incrementCounterOnce, type AppliedMark } from '../../db/counter.ts';
 import type { CampaignOut } from '../../../schema/outreach/campaigns.ts';
 import { CampaignCounters, Enrollment, type CampaignCountersDoc, type EnrollmentDoc } from './enrollment.model.ts';
 import type { CampaignDoc } from './campaign.model.ts';
@@ -7,15 +7,20 @@ import { nextWindowStart } from './schedule.ts';
 
 type Counter = 'enrolled' | 'finished' | 'interrupted' | (EnrollmentDoc['stopReason'] & string);
 
-/** Moves a campaign's counters, the messages sent by step and variant too (one atomic increment of its counters document). */
+/**
+ * Moves a campaign's counters, the messages sent by step and variant too (one atomic increment of its counters
+ * document); with `mark`, once for that batch (incrementCounterOnce).
+ */
 export async function countForCampaign(
   campaignId: string,
   counts: Partial<Record<Counter, number>>,
   sent: Array<{ step: number; variant: number }> = [],
+  mark?: AppliedMark,
 ): Promise<void> {
   const inc: Record<string, number> = { ...counts };
   for (const { step, variant } of sent) inc[`sent.${step}.${variant}`] = (inc[`sent.${step}.${variant}`] ?? 0) + 1;
-  await incrementCounter(CampaignCounters, campaignId, inc);
+  if (mark) await incrementCounterOnce(CampaignCounters, campaignId, inc, mark);
+  else await incrementCounter(CampaignCounters, campaignId, inc);
 }
 
 const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone', 'invalid_email'] as const;

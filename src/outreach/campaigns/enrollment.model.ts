@@ -24,7 +24,12 @@ const enrollmentSchema = new Schema(
     /** The step to send next, and when it is due (the schedule window applies on top). */
     nextStep: { type: Number, default: 0, required: true },
     nextDueAt: { type: Date, required: true },
-    /** The first message's Message-ID: reply steps thread under it. */
+    /**
+     * The Message-ID of the message that opened the lead's current thread
+     * (the latest step that went out as a new thread): reply steps go under
+     * it. Null when the step that was to open it did not go out (skipped, or
+     * its outcome unknown), so the next reply step opens a thread itself.
+     */
     firstMessageId: { type: String, default: null },
     /** Steps not sent, and why (a merge variable the lead lacks). */
     skipped: { type: [{ _id: false, step: { type: Number, required: true }, reason: { type: String, required: true } }], default: [] },
@@ -62,6 +67,8 @@ const campaignCountersSchema = new Schema(
     interrupted: { type: Number, default: 0 },
     /** Sent per step and variant: `{ "<step>": { "<variant>": n } }`. */
     sent: { type: Schema.Types.Mixed, default: {} },
+    /** The last batch of each sending process counted here (incrementCounterOnce). */
+    applied: { type: Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false, minimize: false },
 );

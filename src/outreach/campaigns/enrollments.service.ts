@@ -126,16 +126,20 @@ async function endEnrollment(
   return ended.modifiedCount === 1;
 }
 
-/** The step went out: on to the next (due `wait_days` after it), or the enrollment is finished. */
-export async function advanceEnrollment(enrollment: EnrollmentDoc, next: NextStep | null, firstMessageId?: string): Promise<void> {
+/** The step went out (or is done with): on to the next (due `wait_days` after it), or the enrollment is finished. */
+export async function advanceEnrollment(enrollment: EnrollmentDoc, next: NextStep | null, firstMessageId?: string | null): Promise<void> {
   await advanceEnrollments([{ enrollment, next, firstMessageId }]);
 }
 
-/** A step an enrollment is done with: the next one (null: none left), and the first message's Message-ID when it was the first. */
+/**
+ * A step an enrollment is done with: the next one (null: none left), and the thread reply steps go under from now
+ * on (see the enrollment's firstMessageId): the step's Message-ID when it opened a thread, null when the step that
+ * was to open one did not go out, undefined when the thread stays as it was.
+ */
 export interface StepDone {
   enrollment: EnrollmentDoc;
   next: NextStep | null;
-  firstMessageId?: string;
+  firstMessageId?: string | null;
 }
 
 /**
@@ -144,7 +148,7 @@ export interface StepDone {
  * those finished (each only while active), whose count goes on the campaign.
  */
 export async function advanceEnrollments(done: StepDone[]): Promise<void> {
-  const extra = (item: StepDone) => (item.firstMessageId ? { firstMessageId: item.firstMessageId } : {});
+  const extra = (item: StepDone) => (item.firstMessageId !== undefined ? { firstMessageId: item.firstMessageId } : {});
   const moving = done.filter((item): item is StepDone & { next: NextStep } => item.next !== null);
   const finishing = done.filter((item) => item.next === null);
   if (moving.length) {
@@ -168,10 +172,13 @@ export async function advanceEnrollments(done: StepDone[]): Promise<void> {
   }
 }
 
-/** A step the lead cannot be sent (a merge variable it lacks): recorded, and on to the next step. */
-export async function skipStep(enrollment: EnrollmentDoc, reason: string, next: NextStep | null): Promise<void> {
+/**
+ * A step the lead cannot be sent (a merge variable it lacks): recorded, and on to the next step. A step that was to
+ * open a thread (`opensThread`) leaves none for the reply steps after it.
+ */
+export async function skipStep(enrollment: EnrollmentDoc, reason: string, next: NextStep | null, opensThread = false): Promise<void> {
   const skipped = { step: enrollment.nextStep, reason };
-  if (next) await moveOn(enrollment, next, {}, { skipped });
+  if (next) await moveOn(enrollment, next, opensThread ? { firstMessageId: null } : {}, { skipped });
   else {
     await Enrollment.updateOne({ _id: enrollment._id }, { $push: { skipped } });
     await endEnrollment(enrollment, 'finished');

@@ -1,13 +1,14 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { applyBounceGuard, type inboxesForSending } from '../inboxes/inbox-sending.service.ts';
-import { suppressAddress, suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
-import { eventScopes, recordOutreachEvents, type ScopedEvents } from '../stats/outreach-stats.service.ts';
+import type { OutreachEvent } from '../stats/outreach-stats.service.ts';
+import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import { compose } from './compose.ts';
 import { classifySmtpError, transportFor, type SmtpFailure } from './mailer.ts';
 import type { MessageDoc } from './message.model.ts';
-import { recordOutcomes, type MessageOutcome } from './messages.service.ts';
-import { releaseSlots, type TakenSlots } from './send-slots.ts';
+import { recordOutcome, type MessageOutcome } from './messages.service.ts';
+import type { SendHold } from './send-holds.ts';
+import { countOutcomes } from './settle-effects.ts';
 
 type SendingInbox = Awaited<ReturnType<typeof inboxesForSending>>[number];
 
@@ -28,29 +29,42 @@ export interface DeliveryRequest {
   rendered: { subject: string; html: string; text: string };
   replyTo: string | null;
   trackOpens: boolean;
-  /** The cap slots the send holds: given back when the send did not happen. */
-  slots: TakenSlots[];
+  /** The cap counts the send holds a slot of (under its hold): given back when the send did not happen. */
+  counts: string[];
 }
 
 /** What the SMTP call came to, before anything is written. */
-export type Attempt =
+type Attempt =
   { outcome: 'sent'; sentAt: Date; smtpResponse: string } | { outcome: 'suppressed' } | { outcome: 'refused'; failure: SmtpFailure };
 
+/** A send the server answered (or that was not made, its address listed), judged, its outcome being written. */
+export interface Answer<Request extends DeliveryRequest = DeliveryRequest> {
+  request: Request;
+  outcome: MessageOutcome;
+  delivery: Delivery;
+  counted: OutreachEvent[];
+  /** It did not go out: its cap slots go back. */
+  giveBack: boolean;
+}
+
 /**
- * Sends claimed messages of one workspace over SMTP, all at once, none to
- * an address on its do-not-contact list as the caller read it just before.
- * Writes nothing: recordDeliveries does, for many attempts at once.
+ * Sends a claimed message over SMTP (nothing to an address on the
+ * do-not-contact list as the caller read it just before) and, as soon as
+ * the server answered, writes its outcome (grouped with the others answered
+ * meanwhile): a worker that dies after that leaves it recorded, not
+ * unknown. Answers once the server did; `written` settles once the outcome
+ * is stored.
  */
-export async function attemptDeliveries(
-  requests: DeliveryRequest[],
+export async function answer<Request extends DeliveryRequest>(
+  request: Request,
   listed: ListedAddresses,
-): Promise<Array<{ request: DeliveryRequest; attempt: Attempt }>> {
-  return Promise.all(
-    requests.map(async (request) => ({
-      request,
-      attempt: listed.has(request.record.to) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request),
-    })),
-  );
+): Promise<{ answer: Answer<Request>; written: Promise<void> }> {
+  const attempt = listed.has(request.record.to) ? ({ outcome: 'suppressed' } as const) : await sendOverSmtp(request);
+  const judged = { request, ...judge(request, attempt) };
+  const written = recordOutcome(request.record._id, judged.outcome, judged.counted, judged.giveBack);
+  // Awaited by the caller later, with the others: marked handled meanwhile, so a failure is not taken for an unhandled one.
+  written.catch(() => undefined);
+  return { answer: judged, written };
 }
 
 async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
@@ -79,15 +93,12 @@ async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
 }
 
 /** What an attempt means for its record, its slots and the counts. */
-function settle(
-  { record, inbox }: DeliveryRequest,
-  attempt: Attempt,
-): { outcome: MessageOutcome; delivery: Delivery; events: ScopedEvents['events']; giveBack: boolean } {
+function judge({ record, inbox }: DeliveryRequest, attempt: Attempt): Omit<Answer, 'request'> {
   if (attempt.outcome === 'sent') {
     return {
       outcome: { status: 'sent', sentAt: attempt.sentAt, smtpResponse: attempt.smtpResponse },
       delivery: { outcome: 'sent', sentAt: attempt.sentAt },
-      events: ['sent'],
+      counted: ['sent'],
       giveBack: false,
     };
   }
@@ -95,7 +106,7 @@ function settle(
     return {
       outcome: { status: 'failed', error: 'the address is on the do-not-contact list' },
       delivery: { outcome: 'suppressed' },
-      events: [],
+      counted: [],
       giveBack: true,
     };
   }
@@ -112,7 +123,7 @@ function settle(
     return {
       outcome: { status: 'deferred', retryAt, error: failure.message },
       delivery: { outcome: 'deferred', retryAt, error: failure.message },
-      events: [],
+      counted: [],
       giveBack: true,
     };
   }
@@ -120,7 +131,7 @@ function settle(
     return {
       outcome: { status: 'failed', error: failure.message },
       delivery: { outcome: 'failed', error: failure.message },
-      events: ['failed'],
+      counted: ['failed'],
       giveBack: false,
     };
   }
@@ -128,39 +139,38 @@ function settle(
   return {
     outcome: { status: 'failed', error: failure.message },
     delivery: { outcome: 'bounced', error: failure.message, code: failure.code, inboxPaused: false },
-    events: ['sent', 'bounced'],
+    counted: ['sent', 'bounced'],
     giveBack: false,
   };
 }
 
 /**
- * Records what came of many attempts, in a few writes for all of them: the
- * records' outcomes, the slots of sends that did not happen given back (a
- * temporary failure is tried again later), the counts. A recipient refused
- * at RCPT is a hard bounce: the address is suppressed and the bounce guard
- * looks at its inbox. Answers each attempt's delivery, in order.
+ * Counts what came of a hold's answered sends, once (countOutcomes: the
+ * statistics, the campaign's sent, a hard bounce's suppression), then has
+ * the bounce guard look at each inbox a recipient refused. Answers each
+ * send's delivery, in order.
  */
-export async function recordDeliveries(attempts: Array<{ request: DeliveryRequest; attempt: Attempt }>): Promise<Delivery[]> {
-  const settled = attempts.map(({ request, attempt }) => ({ request, ...settle(request, attempt) }));
-  await recordOutcomes(settled.map(({ request, outcome }) => ({ recordId: request.record._id, outcome })));
-  await releaseSlots(settled.filter((s) => s.giveBack).flatMap((s) => s.request.slots));
-  await recordOutreachEvents(
-    settled.filter((s) => s.events.length).map((s) => ({ scopes: eventScopes(s.request.record), events: s.events })),
+export async function settleAnswers(hold: SendHold, answers: Answer[]): Promise<Delivery[]> {
+  await countOutcomes(
+    hold.id,
+    answers.map(({ request, outcome, counted }) => ({ ...request.record, status: outcome.status, counted })),
   );
-  const bounced = settled.filter((s) => s.delivery.outcome === 'bounced');
-  for (const { request } of bounced) await suppressAddress(request.record.workspaceId, request.record.to, 'hard_bounce', 'smtp_rejection');
+  const bounced = answers.filter(({ delivery }) => delivery.outcome === 'bounced');
   const paused = new Set<string>();
-  for (const inbox of new Map(bounced.map(({ request }) => [request.inbox.id, request])).values()) {
-    if (await applyBounceGuard(inbox.record.workspaceId, inbox.inbox.id)) paused.add(inbox.inbox.id);
+  for (const { request } of new Map(bounced.map((one) => [one.request.inbox.id, one])).values()) {
+    if (await applyBounceGuard(request.record.workspaceId, request.inbox.id)) paused.add(request.inbox.id);
   }
-  return settled.map(({ request, delivery }) =>
+  return answers.map(({ request, delivery }) =>
     delivery.outcome === 'bounced' ? { ...delivery, inboxPaused: paused.has(request.inbox.id) } : delivery,
   );
 }
 
-/** One message: the list read for it, attempted, then recorded. */
-export async function deliver(request: DeliveryRequest): Promise<Delivery> {
+/** One message under `hold`: the list read for it, sent, its outcome written and counted. */
+export async function deliver(request: DeliveryRequest, hold: SendHold): Promise<Delivery> {
   const listed = await suppressedAmong(request.record.workspaceId, [request.record.to]);
-  const [delivery] = await recordDeliveries(await attemptDeliveries([request], listed));
+  const { answer: answered, written } = await answer(request, listed);
+  await written;
+  if (answered.giveBack) hold.unuse(request.counts);
+  const [delivery] = await settleAnswers(hold, [answered]);
   return delivery!;
 }

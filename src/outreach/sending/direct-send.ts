@@ -9,6 +9,7 @@ import { isSuppressed } from '../suppressions/suppressions.service.ts';
 import { deliver } from './deliver.ts';
 import type { MessageDoc } from './message.model.ts';
 import { claimMessage, findMessage, markFailed, newMessageId } from './messages.service.ts';
+import { SendHold } from './send-holds.ts';
 import { takeInboxSlot } from './send-slots.ts';
 
 type Input = z.infer<typeof sendMessageInput>;
@@ -69,15 +70,20 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
     throw new AppError('inbox_paused', 'The inbox is paused (the bounce guard paused it): resume it with PATCH paused: false', {
       field: inboxField,
     });
-  const slot = await takeInboxSlot(inbox.id, inbox.cap);
-  if (!slot)
+  const recordId = randomUUID();
+  // The slot is held for the message (send-holds.ts): given back if it does not go out, even if this process dies.
+  const hold = await SendHold.open([recordId]);
+  const slot = await takeInboxSlot(inbox.id, inbox.cap, hold.id);
+  hold.took(slot);
+  if (!slot) {
+    await hold.close();
     throw new AppError('inbox_cap_reached', `The inbox sent its cap of ${inbox.cap} in the last 24 hours`, {
       field: inboxField,
       cap: inbox.cap,
     });
+  }
 
   const html = sanitizeBody(input.body_html);
-  const recordId = randomUUID();
   const record = (await claimMessage({
     _id: recordId,
     workspaceId,
@@ -87,15 +93,21 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
     to,
     subject: input.subject,
     messageId: newMessageId(recordId, inbox.from),
+    hold: hold.id,
   }))!;
-  const delivery = await deliver({
-    record,
-    inbox,
-    rendered: { subject: input.subject, html, text: plainText(html) },
-    replyTo: null,
-    trackOpens: false,
-    slots: [slot],
-  });
+  hold.use([slot.count]);
+  const delivery = await deliver(
+    {
+      record,
+      inbox,
+      rendered: { subject: input.subject, html, text: plainText(html) },
+      replyTo: null,
+      trackOpens: false,
+      counts: [slot.count],
+    },
+    hold,
+  );
+  await hold.close();
   switch (delivery.outcome) {
     case 'sent':
       if (leadId) await markContacted(leadId);

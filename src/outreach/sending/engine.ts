@@ -7,6 +7,7 @@ import { dueEnrollments, hasActiveEnrollments } from '../campaigns/enrollments.s
 import { inWindow } from '../campaigns/schedule.ts';
 import { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
+import { recoverDeadHolds } from './send-recovery.ts';
 import { sendSteps, type CampaignPass, type StepOutcome } from './send-steps.ts';
 
 /** Due steps read at a time per campaign, and sent together (see sendSteps). */
@@ -23,10 +24,14 @@ export type TickReport = Partial<Record<StepOutcome, number>>;
  * enrollments (a batch at a time), until none is left or the campaign's
  * daily limit or its inboxes' caps say stop. Every rule is enforced per
  * message in sendDueStep, so passes may overlap (two workers) without
- * sending anything twice or over a cap.
+ * sending anything twice or over a cap. First, the send holds a dead worker
+ * left are closed (send-recovery.ts).
  */
 export async function runOutreachPass(): Promise<TickReport> {
   const report: TickReport = {};
+  await recoverDeadHolds().catch((error: unknown) =>
+    log.error('closing the send holds of dead workers failed', { error: error instanceof Error ? error.message : String(error) }),
+  );
   for (const campaign of await activeCampaigns()) {
     if (!inWindow(campaign.schedule, nowMs())) continue;
     try {

@@ -6,8 +6,11 @@ export const messageStatuses = ['claimed', 'sent', 'deferred', 'failed', 'interr
  * One outgoing message. A campaign step's record has the id
  * `<enrollment id>:<step>`, unique, and is inserted (claimed) before the
  * SMTP call: that is what makes a step impossible to send twice, across
- * crashes and processes. Replies, bounces and opens attach to it by its
- * RFC 5322 `messageId`.
+ * crashes and processes. Its outcome is written as soon as the server
+ * answers; a claim that never got one (its worker died with the message in
+ * flight) becomes `interrupted`: its outcome is unknown, and it is never
+ * sent again. Replies, bounces and opens attach to it by its RFC 5322
+ * `messageId`.
  */
 const messageSchema = new Schema(
   {
@@ -33,6 +36,10 @@ const messageSchema = new Schema(
     smtpResponse: { type: String, default: null },
     sentAt: { type: Date, default: null },
     openedAt: { type: Date, default: null },
+    /** The send hold whose cap slots it holds (send-holds.ts); null once its slot was given back (it did not go out). */
+    hold: { type: String, default: null },
+    /** The statistics events its outcome counts in, written with the outcome: what a dead worker's recovery counts once. */
+    counted: { type: [String], default: undefined },
   },
   { timestamps: true, versionKey: false },
 );

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { insertNew } from '../../db/insert-new.ts';
-import { setEach } from '../../db/lean-update.ts';
+import { groupedSetEach, setEach } from '../../db/lean-update.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
@@ -31,7 +31,7 @@ export function recordIdOf(messageId: string): string | null {
   return match ? Buffer.from(match[1]!, 'base64url').toString() : null;
 }
 
-export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'inboxId' | 'to' | 'subject' | 'messageId'> &
+export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'inboxId' | 'to' | 'subject' | 'messageId' | 'hold'> &
   Partial<Pick<MessageDoc, 'campaignId' | 'enrollmentId' | 'leadId' | 'step' | 'variant' | 'inReplyTo'>>;
 
 /** Claims a message before it is sent: its record, or null when it was claimed already (by anyone, ever). */
@@ -55,13 +55,20 @@ export async function claimMessages(messages: NewMessage[]): Promise<Set<string>
 /**
  * Claims attempt `attempt` of a deferred message, from `inbox` (the one with
  * a free slot now; nothing went out before, so its Message-ID is made anew in
- * that inbox's domain): one conditional update, so only one caller moves it
+ * that inbox's domain, under `hold`): one conditional update, so only one caller moves it
  * from its previous attempt. Its record, or null when someone else claimed that attempt.
  */
-export async function claimRetry(recordId: string, attempt: number, inbox: { id: string; from: string }): Promise<MessageDoc | null> {
+export async function claimRetry(
+  recordId: string,
+  attempt: number,
+  inbox: { id: string; from: string },
+  hold: string,
+): Promise<MessageDoc | null> {
   return Message.findOneAndUpdate(
     { _id: recordId, status: 'deferred', attempts: attempt - 1 },
-    { $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(recordId, inbox.from) } },
+    {
+      $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(recordId, inbox.from), hold },
+    },
     { returnDocument: 'after' },
   ).lean<MessageDoc>();
 }
@@ -98,17 +105,24 @@ const outcomeFields = (outcome: MessageOutcome) =>
       ? outcome
       : { status: outcome.status, error: outcome.error };
 
-/** Writes many records' outcomes in one command. */
-export async function recordOutcomes(outcomes: Array<{ recordId: string; outcome: MessageOutcome }>): Promise<void> {
-  if (!outcomes.length) return;
-  await setEach(
-    Message,
-    outcomes.map(({ recordId, outcome }) => ({ filter: { _id: recordId }, set: outcomeFields(outcome) })),
-  );
+const writeOutcome = groupedSetEach(Message);
+
+/**
+ * Writes a message's outcome as soon as its server answered (with the
+ * others answered meanwhile, in one command): the statistics events it
+ * counts in, and for a send that did not go out, that its cap slots went
+ * back (it no longer holds them).
+ */
+export function recordOutcome(recordId: string, outcome: MessageOutcome, counted: string[], gaveSlotsBack: boolean): Promise<void> {
+  return writeOutcome({
+    filter: { _id: recordId },
+    set: { ...outcomeFields(outcome), counted, ...(gaveSlotsBack && { hold: null }) },
+  });
 }
 
+/** A direct send's outcome after the fact: it failed (it is not tried again). */
 export async function markFailed(recordId: string, error: string): Promise<void> {
-  await recordOutcomes([{ recordId, outcome: { status: 'failed', error } }]);
+  await setEach(Message, [{ filter: { _id: recordId }, set: outcomeFields({ status: 'failed', error }) }]);
 }
 
 /** A claim whose send never came back (the worker died): not sent again, reported. True for the one caller that marked it. */

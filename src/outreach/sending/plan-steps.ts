@@ -1,14 +1,13 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
+import { leadsForOutreach, markContacted, type OutreachLead } from '../../leads/lead-outreach.service.ts';
 import { countForCampaign } from '../campaigns/campaign-progress.ts';
 import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
-import { advanceEnrollment, skipStep, stopEnrollment } from '../campaigns/enrollments.service.ts';
+import { advanceEnrollment, deferEnrollment, skipStep, stopEnrollment } from '../campaigns/enrollments.service.ts';
 import type { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { renderStep, variantFor } from '../sequences/render-step.ts';
 import type { getSequenceForSending } from '../sequences/sequences.service.ts';
-import { recordOutreachEvent, eventScopes } from '../stats/outreach-stats.service.ts';
 import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import type { MessageDoc } from './message.model.ts';
 import { findMessages, markInterrupted, stepRecordId } from './messages.service.ts';
@@ -60,6 +59,10 @@ export function nextStepAfter(sequence: Sequence, step: number, fromMs: number) 
  * off before) and answers the rest, to send, with the addresses the list
  * holds among theirs (a retry goes to the address of its first attempt).
  * `outcomes` gets each settled step's outcome at its index in `due`.
+ *
+ * A step whose record has an outcome its enrollment does not show yet (its
+ * worker died between writing the one and the other) is moved on as that
+ * outcome says: sent, waiting for its retry, or stopped.
  */
 export async function planSteps(
   pass: CampaignPass,
@@ -89,17 +92,15 @@ export async function planSteps(
       // Validated invalid since it was enrolled: nothing more goes to it (a changed email clears the verdict).
       if (lead.emailStatus === 'invalid') return stop('invalid_email');
       if (!step) return (void (await advanceEnrollment(enrollment, null)), 'skipped');
-      if (earlier?.status === 'sent')
-        return (
-          void (await advanceEnrollment(enrollment, nextStepAfter(sequence, enrollment.nextStep, earlier.sentAt!.getTime()))),
-          'sent'
-        );
+      if (earlier?.status === 'sent') return wentOut(pass, enrollment, lead, earlier);
       if (earlier?.status === 'claimed' || earlier?.status === 'interrupted') {
         // A fresh claim is another worker's send under way; an old one's worker died mid-send.
         if (earlier.status === 'claimed' && nowMs() - earlier.updatedAt.getTime() < interruptedAfterMs) return 'claimed_elsewhere';
         return interrupted(pass, enrollment, earlier);
       }
-      if (earlier?.status === 'failed') return stop('failed');
+      if (earlier?.status === 'failed') return stop(earlier.counted?.includes('bounced') ? 'bounced' : 'failed');
+      if (earlier?.status === 'deferred' && earlier.retryAt && earlier.retryAt.getTime() > nowMs())
+        return (void (await deferEnrollment(enrollment, earlier.retryAt)), 'deferred');
       if (suppressed.has(lead.email)) return stop('suppressed');
       return undefined;
     })();
@@ -107,14 +108,15 @@ export async function planSteps(
       outcomes[index] = settled;
       continue;
     }
+    // A reply step goes in the lead's thread; with none (the message that was to open it did not go out), it opens one.
+    const threadUnder = step!.thread_mode === 'reply' ? (enrollment.firstMessageId ?? null) : null;
     const variant = variantFor(step!, lead!.id);
-    const rendered = renderStep(sequence, enrollment.nextStep, variant, lead!);
+    const rendered = renderStep(sequence, enrollment.nextStep, variant, lead!, threadUnder !== null);
     if ('skipped' in rendered) {
-      await skipStep(enrollment, rendered.skipped, nextStepAfter(sequence, enrollment.nextStep, nowMs()));
+      await skipStep(enrollment, rendered.skipped, nextStepAfter(sequence, enrollment.nextStep, nowMs()), threadUnder === null);
       outcomes[index] = 'skipped';
       continue;
     }
-    const threadUnder = step!.thread_mode === 'reply' ? (enrollment.firstMessageId ?? null) : null;
     planned.push({
       index,
       enrollment,
@@ -129,13 +131,26 @@ export async function planSteps(
   return { planned, listed: suppressed };
 }
 
-/** A claim with no outcome: its send may or may not have gone out, so it is reported and the lead moves on. */
+/** A step recorded sent: on to the next step, in the thread it opened if it opened one; the lead is contacted. */
+async function wentOut(pass: CampaignPass, enrollment: EnrollmentDoc, lead: OutreachLead, record: MessageDoc): Promise<StepOutcome> {
+  await markContacted(lead.id, lead.status);
+  const next = nextStepAfter(pass.sequence, enrollment.nextStep, record.sentAt!.getTime());
+  await advanceEnrollment(enrollment, next, record.inReplyTo ? undefined : record.messageId);
+  return 'sent';
+}
+
+/**
+ * A claim with no outcome: its send may or may not have gone out, so it is
+ * reported (as interrupted: its outcome unknown, not a failure) and the
+ * lead moves on. A message that was to open a thread leaves none: the next
+ * reply step opens one rather than answering a message the lead may never
+ * have had.
+ */
 async function interrupted(pass: CampaignPass, enrollment: EnrollmentDoc, record: MessageDoc): Promise<StepOutcome> {
   if (record.status === 'claimed' && (await markInterrupted(record._id))) {
     await countForCampaign(pass.campaign._id, { interrupted: 1 });
-    await recordOutreachEvent(eventScopes({ ...record, campaignId: pass.campaign._id }), 'failed');
     log.warn('outreach step interrupted mid-send; not sent again', { campaignId: pass.campaign._id, recordId: record._id });
   }
-  await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, enrollment.nextStep, nowMs()));
+  await advanceEnrollment(enrollment, nextStepAfter(pass.sequence, enrollment.nextStep, nowMs()), record.inReplyTo ? undefined : null);
   return 'interrupted';
 }

@@ -7,6 +7,8 @@ const sendCountSchema = new Schema(
     scope: { type: String, required: true }, // `inbox:<id>` or `campaign:<id>`
     period: { type: String, required: true }, // hour index, or a day in the campaign's time zone
     taken: { type: Number, required: true, default: 0 },
+    /** Of `taken`, the slots each open send hold still has (`{ <hold id>: n }`): what a dead worker's recovery settles. */
+    holds: { type: Schema.Types.Mixed, default: undefined },
     expiresAt: { type: Date, required: true },
   },
   { versionKey: false },

@@ -1,15 +1,15 @@
 import { nowMs } from '../../clock.ts';
 import { markLeadsContacted } from '../../leads/lead-outreach.service.ts';
-import { countForCampaign } from '../campaigns/campaign-progress.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
 import { advanceEnrollments, deferEnrollments, stopEnrollment } from '../campaigns/enrollments.service.ts';
 import { localDay } from '../campaigns/schedule.ts';
 import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
-import { attemptDeliveries, recordDeliveries, type Attempt, type Delivery, type DeliveryRequest } from './deliver.ts';
+import { answer, settleAnswers, type Answer, type Delivery, type DeliveryRequest } from './deliver.ts';
 import type { MessageDoc } from './message.model.ts';
 import { claimMessages, claimRetry, newMessageId, stepRecordId, type NewMessage } from './messages.service.ts';
 import { addressOf, nextStepAfter, planSteps, type CampaignPass, type PlannedSend, type StepOutcome } from './plan-steps.ts';
-import { releaseSlots, takeCampaignSlots, takeInboxSlots, type TakenSlots } from './send-slots.ts';
+import { SendHold } from './send-holds.ts';
+import { takeCampaignSlots, takeInboxSlots, type TakenSlots } from './send-slots.ts';
 
 export type { CampaignPass, StepOutcome } from './plan-steps.ts';
 
@@ -31,39 +31,50 @@ interface ListRead {
 /**
  * Sends a chunk of due steps with a few writes for all of them: the reads
  * and the settling of steps that cannot go (planSteps), the cap slots taken
- * with one conditional increment per count, then a few sends at a time,
- * each few claimed with one insert just before their SMTP calls (the
- * do-not-contact list read again for them once the chunk's read of it is a
- * second old), and at the end every outcome recorded together. Answers each
- * step's outcome, in order.
+ * under one hold with one conditional increment per count, then a few sends
+ * at a time, each few claimed with one insert just before their SMTP calls
+ * (the do-not-contact list read again for them once the chunk's read of it
+ * is a second old), each outcome written as soon as its server answers
+ * (grouped with the others answering meanwhile), and at the end the counts,
+ * the enrollments and the leads written together and the hold closed (the
+ * slots its sends did not use given back). Answers each step's outcome, in
+ * order.
  *
- * A worker that dies mid-chunk leaves the sends it claimed in the claimed
- * state, whether their SMTP calls went out or not: they are reported as
- * interrupted and never sent again, as for a crash mid-call; the cap slots
- * it held for sends it never claimed count until their period ends (its
- * caps err on the side of sending less).
+ * A worker that dies mid-chunk leaves only the sends then in flight
+ * claimed, their outcome unknown: they are reported as interrupted and
+ * never sent again. What it recorded is counted, and the slots it held for
+ * sends that did not go out given back, by the recovery of its hold
+ * (send-recovery.ts); its enrollments move on when next due (planSteps).
  */
 export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
   const planReadAt = performance.now();
   const { planned, listed } = await planSteps(pass, due, outcomes);
+  if (!planned.length) return outcomes;
+  const hold = await SendHold.open(planned.map((send) => stepRecordId(send.enrollment._id, send.step)));
   let list: ListRead = { listed, readAt: planReadAt };
-  const { assigned, refused } = await takeSlots(pass, planned);
+  const { assigned, refused } = await takeSlots(pass, planned, hold);
   for (const { index } of refused.sends) outcomes[index] = refused.outcome!;
-  const attempts: Array<{ request: ClaimedSend; attempt: Attempt }> = [];
+  const answers: Array<Answer<ClaimedSend>> = [];
+  const written: Array<Promise<void>> = [];
   for (let start = 0; start < assigned.length; start += sendsAtOnce) {
-    const claimed = await claim(pass, assigned.slice(start, start + sendsAtOnce));
+    const claimed = await claim(pass, assigned.slice(start, start + sendsAtOnce), hold);
     for (const { send } of claimed.lost) outcomes[send.index] = 'claimed_elsewhere';
-    await releaseSlots(claimed.lost.flatMap(({ slots }) => slots));
     if (performance.now() - list.readAt >= listFreshForMs) list = await readList(pass, assigned.slice(start));
-    attempts.push(...((await attemptDeliveries(claimed.won, list.listed)) as Array<{ request: ClaimedSend; attempt: Attempt }>));
+    for (const sent of await Promise.all(claimed.won.map((request) => answer(request, list.listed)))) {
+      answers.push(sent.answer);
+      written.push(sent.written);
+      if (sent.answer.giveBack) hold.unuse(sent.answer.request.counts);
+    }
   }
-  const deliveries = await recordDeliveries(attempts);
+  await Promise.all(written);
+  const deliveries = await settleAnswers(hold, answers);
   await settle(
     pass,
-    attempts.map(({ request }, i) => ({ request, delivery: deliveries[i]! })),
+    answers.map(({ request }, i) => ({ request, delivery: deliveries[i]! })),
     outcomes,
   );
+  await hold.close();
   return outcomes;
 }
 
@@ -84,7 +95,8 @@ async function readList(pass: CampaignPass, sends: Slotted[]): Promise<ListRead>
 interface Slotted {
   send: PlannedSend;
   inbox: SendingInbox;
-  slots: TakenSlots[];
+  /** The counts it holds a slot of: the campaign's day and its inbox's hour. */
+  counts: string[];
 }
 
 /**
@@ -96,12 +108,13 @@ interface Slotted {
 async function takeSlots(
   pass: CampaignPass,
   planned: PlannedSend[],
+  hold: SendHold,
 ): Promise<{ assigned: Slotted[]; refused: { sends: PlannedSend[]; outcome: StepOutcome | null } }> {
   const { campaign } = pass;
-  if (!planned.length) return { assigned: [], refused: { sends: [], outcome: null } };
   const currentDay = () => localDay(campaign.schedule, nowMs());
   const day = currentDay();
-  const campaignSlots = await takeCampaignSlots(campaign._id, day, campaign.dailyLimit, planned.length, currentDay);
+  const campaignSlots = await takeCampaignSlots(campaign._id, day, campaign.dailyLimit, planned.length, currentDay, hold.id);
+  hold.took(campaignSlots);
   const allowed = campaignSlots?.slots ?? 0;
   const taken = new Map<SendingInbox, TakenSlots>();
   let wanted = allowed;
@@ -112,7 +125,13 @@ async function takeSlots(
     const share = Math.ceil(wanted / open.length);
     for (const inbox of [...open]) {
       if (wanted <= 0) break;
-      const got = await takeInboxSlots(inbox.id, inbox.cap, round === 0 ? Math.min(share, wanted) : wanted);
+      let got = await takeInboxSlots(inbox.id, inbox.cap, round === 0 ? Math.min(share, wanted) : wanted, hold.id);
+      hold.took(got);
+      if (got && taken.has(inbox) && taken.get(inbox)!.count !== got.count) {
+        // The hour turned between the rounds: an inbox's sends hold slots of one count.
+        await hold.release(got.count, got.slots);
+        got = null;
+      }
       if (got) {
         taken.set(inbox, taken.has(inbox) ? { ...got, slots: taken.get(inbox)!.slots + got.slots } : got);
         wanted -= got.slots;
@@ -122,7 +141,7 @@ async function takeSlots(
   }
   const slotted = allowed - wanted;
   // The campaign's slots the inboxes could not match go back.
-  if (campaignSlots && wanted > 0) await releaseSlots([{ count: campaignSlots.count, slots: wanted }]);
+  if (campaignSlots && wanted > 0) await hold.release(campaignSlots.count, wanted);
   // Sends spread over the inboxes in turn, as many to each as it gave slots.
   const left = new Map([...taken].map(([inbox, slots]) => [inbox, slots.slots]));
   const assigned: Slotted[] = [];
@@ -134,10 +153,7 @@ async function takeSlots(
     assigned.push({
       send,
       inbox,
-      slots: [
-        { count: campaignSlots!.count, slots: 1 },
-        { count: taken.get(inbox)!.count, slots: 1 },
-      ],
+      counts: [campaignSlots!.count, taken.get(inbox)!.count],
     });
   }
   const outcome: StepOutcome | null =
@@ -145,8 +161,11 @@ async function takeSlots(
   return { assigned, refused: { sends: planned.slice(slotted), outcome } };
 }
 
-/** Claims the sends' records (the new ones with one insert): those another worker claimed first are lost. */
-async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: ClaimedSend[]; lost: Slotted[] }> {
+/**
+ * Claims the sends' records under the hold (the new ones with one insert): those another worker claimed first are
+ * lost (their slots go back when the hold closes).
+ */
+async function claim(pass: CampaignPass, assigned: Slotted[], hold: SendHold): Promise<{ won: ClaimedSend[]; lost: Slotted[] }> {
   const { campaign } = pass;
   const fresh = assigned.filter(({ send }) => !send.deferred);
   const messages = new Map<Slotted, NewMessage>(
@@ -166,6 +185,7 @@ async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: Cl
         subject: slotted.send.rendered.subject,
         messageId: newMessageId(recordId, slotted.inbox.from),
         inReplyTo: slotted.send.threadUnder,
+        hold: hold.id,
       };
       return [slotted, message];
     }),
@@ -173,15 +193,19 @@ async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: Cl
   const claimedIds = await claimMessages([...messages.values()]);
   const won: ClaimedSend[] = [];
   const lost: Slotted[] = [];
-  const request = (slotted: Slotted, record: DeliveryRequest['record']): ClaimedSend => ({
-    send: slotted.send,
-    record,
-    inbox: slotted.inbox,
-    rendered: slotted.send.rendered,
-    replyTo: campaign.replyTo ?? null,
-    trackOpens: campaign.trackOpens,
-    slots: slotted.slots,
-  });
+  // A send won holds its slots from now on.
+  const request = (slotted: Slotted, record: DeliveryRequest['record']): ClaimedSend => {
+    hold.use(slotted.counts);
+    return {
+      send: slotted.send,
+      record,
+      inbox: slotted.inbox,
+      rendered: slotted.send.rendered,
+      replyTo: campaign.replyTo ?? null,
+      trackOpens: campaign.trackOpens,
+      counts: slotted.counts,
+    };
+  };
   for (const slotted of assigned) {
     const message = messages.get(slotted);
     if (message) {
@@ -189,14 +213,14 @@ async function claim(pass: CampaignPass, assigned: Slotted[]): Promise<{ won: Cl
       else lost.push(slotted);
       continue;
     }
-    const retried = await claimRetry(slotted.send.deferred!._id, slotted.send.deferred!.attempts + 1, slotted.inbox);
+    const retried = await claimRetry(slotted.send.deferred!._id, slotted.send.deferred!.attempts + 1, slotted.inbox, hold.id);
     if (retried) won.push(request(slotted, retried));
     else lost.push(slotted);
   }
   return { won, lost };
 }
 
-/** What the deliveries mean for the enrollments, the leads and the campaign's counts: a few writes for all of them. */
+/** What the deliveries mean for the enrollments and the leads (the counts are settleAnswers'): a few writes for all of them. */
 async function settle(
   pass: CampaignPass,
   results: Array<{ request: ClaimedSend; delivery: Delivery }>,
@@ -204,18 +228,13 @@ async function settle(
 ): Promise<void> {
   const sent = results.flatMap(({ request, delivery }) => (delivery.outcome === 'sent' ? [{ request, sentAt: delivery.sentAt }] : []));
   if (sent.length) {
-    await countForCampaign(
-      pass.campaign._id,
-      {},
-      sent.map(({ request }) => ({ step: request.send.step, variant: request.send.variant })),
-    );
     await markLeadsContacted(sent.map(({ request }) => ({ id: request.send.lead.id, status: request.send.lead.status })));
     await advanceEnrollments(
       sent.map(({ request, sentAt }) => ({
         enrollment: request.send.enrollment,
         next: nextStepAfter(pass.sequence, request.send.step, sentAt.getTime()),
-        // Reply steps thread under the first message.
-        firstMessageId: request.send.step === 0 ? request.record.messageId : undefined,
+        // A message that went out as a new thread opens the one the next reply steps go under.
+        firstMessageId: request.record.inReplyTo ? undefined : request.record.messageId,
       })),
     );
   }

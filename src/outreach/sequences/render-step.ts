@@ -58,10 +58,18 @@ function threadOpener(sequence: Pick<SequenceOut, 'steps'>, stepIndex: number): 
  * (lead values HTML-escaped; fallbacks are template text, already
  * sanitized) and its plain-text part. A reply step's subject is "Re: " and
  * the subject that opened the thread, rendered for this lead with the version
- * the lead got of that step. A lead missing a variable with no fallback is
- * skipped, with the reason (`missing first_name`).
+ * the lead got of that step; without the "Re: " when the lead has no such
+ * thread (`inThread` false: the message that was to open it did not go out),
+ * as the reply step then opens it. A lead missing a variable with no
+ * fallback is skipped, with the reason (`missing first_name`).
  */
-export function renderStep(sequence: Pick<SequenceOut, 'steps'>, stepIndex: number, variantIndex: number, lead: MergeLead): RenderedStep {
+export function renderStep(
+  sequence: Pick<SequenceOut, 'steps'>,
+  stepIndex: number,
+  variantIndex: number,
+  lead: MergeLead,
+  inThread = true,
+): RenderedStep {
   const step = sequence.steps[stepIndex];
   if (!step) throw new RangeError(`the sequence has no step ${stepIndex} (it has ${sequence.steps.length})`);
   const values = mergeValues(lead);
@@ -71,5 +79,5 @@ export function renderStep(sequence: Pick<SequenceOut, 'steps'>, stepIndex: numb
   if ('missing' in subject) return { skipped: `missing ${subject.missing}` };
   const html = fillMergeVariables(versionOf(step, variantIndex).body_html, values, escapeHtml);
   if ('missing' in html) return { skipped: `missing ${html.missing}` };
-  return { subject: opener ? `Re: ${subject.text}` : subject.text, html: html.text, text: plainText(html.text) };
+  return { subject: opener && inThread ? `Re: ${subject.text}` : subject.text, html: html.text, text: plainText(html.text) };
 }

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { nowMs } from '../../clock.ts';
+import { appliedSet, notYetApplied, type AppliedMark } from '../../db/counter.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
 
@@ -44,9 +45,11 @@ export interface ScopedEvents {
 /**
  * Counts events for their scopes, each in its hour and its day: one write of
  * every bucket's atomic increments (created when missing), however many
- * events and scopes.
+ * events and scopes. With `mark` (the sending engine's batches), each
+ * bucket's increment goes with the mark, only into a bucket the batch has
+ * not reached yet, so a batch applied again after a crash counts once.
  */
-export async function recordOutreachEvents(entries: ScopedEvents[], at = nowMs()): Promise<void> {
+export async function recordOutreachEvents(entries: ScopedEvents[], at = nowMs(), mark?: AppliedMark): Promise<void> {
   const buckets = new Map<string, { fields: Record<string, unknown>; inc: Record<string, number> }>();
   // The periods once for all entries (the sending engine records a chunk's messages at once, each in four scopes).
   const periods = [
@@ -63,20 +66,23 @@ export async function recordOutreachEvents(entries: ScopedEvents[], at = nowMs()
       }
     }
   }
-  const ids = [...buckets.keys()];
+  const ids = [...buckets.keys()].filter((_id) => Object.keys(buckets.get(_id)!.inc).length);
   if (!ids.length) return;
+  const filter = (_id: string) => ({ _id, ...(mark && notYetApplied(mark)) });
+  const update = (_id: string) => ({ $inc: buckets.get(_id)!.inc, ...(mark && { $set: appliedSet(mark) }) });
   try {
     await OutreachStats.bulkWrite(
       ids.map((_id) => ({
-        updateOne: { filter: { _id }, update: { $inc: buckets.get(_id)!.inc, $setOnInsert: buckets.get(_id)!.fields }, upsert: true },
+        updateOne: { filter: filter(_id), update: { ...update(_id), $setOnInsert: buckets.get(_id)!.fields }, upsert: true },
       })),
       { ordered: false },
     );
   } catch (error) {
-    // A bucket's first two increments racing on MongoDB: the one whose insert lost is applied again as a plain increment.
+    // A bucket's first two increments racing on MongoDB: the one whose insert lost is applied again as a plain
+    // increment. With a mark, a bucket the batch reached before also lands here (the filter missed it), and is left.
     if (!isDuplicateKey(error)) throw error;
     const lost = ((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map(({ index }) => ids[index]!);
-    await OutreachStats.bulkWrite(lost.map((_id) => ({ updateOne: { filter: { _id }, update: { $inc: buckets.get(_id)!.inc } } })));
+    await OutreachStats.bulkWrite(lost.map((_id) => ({ updateOne: { filter: filter(_id), update: update(_id) } })));
   }
 }
 

@@ -165,7 +165,7 @@ async function firstTime(key: string): Promise<boolean> {
  * out-of-office with a return date holds the lead's next step until then; a
  * hard bounce suppresses the address, ends the lead's enrollments and
  * feeds the inbox's bounce figures and guard; a complaint suppresses the
- * address and ends the lead's enrollments as unsubscribed.
+ * address, ends the lead's enrollments as unsubscribed and is counted.
  */
 async function applyEffects(reply: ReplyDoc): Promise<void> {
   const scopes = eventScopes(reply);
@@ -179,8 +179,9 @@ async function applyEffects(reply: ReplyDoc): Promise<void> {
   if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
   if (reply.kind !== 'bounce' || !reply.bouncedEmail) return;
   if (reply.complaint) {
-    await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');
+    await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'complaint');
     if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
+    if (await firstTime(`${reply._id}:complained`)) await recordOutreachEvent(scopes, 'complained');
     return;
   }
   if (reply.bounceType === 'soft') {

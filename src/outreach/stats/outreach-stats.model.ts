@@ -21,6 +21,8 @@ const outreachStatsSchema = new Schema(
     bounced: count,
     replied: count,
     unsubscribed: count,
+    /** Complaints: recipients who marked a message as spam (feedback reports). */
+    complained: count,
     /** When the bucket's period ends: pruning reads this. */
     expiresAt: { type: Date, required: true },
   },

@@ -63,8 +63,8 @@ export function classify(mail: ParsedMail): Classified {
   if (groups.length) return deliveryReport(mail, groups, headerRefs);
   const notification = sesNotification(mail, headerRefs);
   if (notification) return notification;
-  if (isPlainDeliveryReport(mail, reportType)) return deliveryReport(mail, groups, headerRefs);
   if (complaintSubject.test(mail.subject ?? '') && returned(mail).headers) return complaintNotice(mail, headerRefs);
+  if (isPlainDeliveryReport(mail, reportType)) return deliveryReport(mail, groups, headerRefs);
   const forwarded = groupsInText(mail);
   if (forwarded.length) return deliveryReport(mail, forwarded, headerRefs, true);
   return { ...none, kind: isAutoReply(mail) || isAutomatedSender(mail) ? 'auto_reply' : 'reply', refersTo: unique(headerRefs) };

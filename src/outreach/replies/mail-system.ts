@@ -42,7 +42,7 @@ export function isAutomatedSender(mail: ParsedMail): boolean {
     isMailDaemon(mail) ||
     returnPaths.some((field) => !field.value?.some((a) => a.address)) ||
     !from?.address ||
-    /^(noreply|donotreply|dontreply|bounces?|notifications?|mailerdaemon)$/.test(localPart(from.address)) ||
+    /noreply|donotreply|dontreply|^(bounces?|notifications?|mailerdaemon)$/.test(localPart(from.address)) ||
     /^owner-.|.-(admin|owner|request|bounces?)$/.test(local) ||
     (autoSubmitted !== undefined && autoSubmitted !== 'no')
   );
@@ -115,7 +115,9 @@ export const bounceSubject = new RegExp(
 /** Words a notice uses for mail it could not deliver, anywhere in its own text. */
 export const failureWording = new RegExp(
   [
-    '(could not|couldn.t|cannot|can.t|was not|has not been|will not be) (be )?(delivered|relayed|sent)',
+    '(could not|couldn.t|cannot|can.t|was not|wasn.t|has not been|hasn.t been|will not be|won.t be) (be )?(delivered|relayed|sent)',
+    '(address|recipient|user|mailbox) (could not|couldn.t|cannot|can.t) be found',
+    'unable to receive (mail|e-?mail|messages)',
     'undeliverable',
     'not (be )?delivered',
     '(delivery|deliver(ing|y attempt)?)( to the following recipients?)?( has)? failed',

@@ -23,6 +23,7 @@ export const statsDay = z
     replied: count.describe('Replies received that day.'),
     unsubscribed: count.describe('Recipients who unsubscribed that day.'),
     bounced: count.describe('Hard bounces that day (refused at RCPT or a bounce message).'),
+    complained: count.describe('Complaints that day: recipients who marked a message as spam (a feedback report, or a provider notice).'),
   })
   .meta({ id: 'OutreachStatsDay' });
 
@@ -34,8 +35,10 @@ export const statsTotals = z
     replies14d: count.describe('Sum of `replied` over the 14 days.'),
     unsub14d: count.describe('Sum of `unsubscribed` over the 14 days.'),
     bounced14d: count.describe('Sum of `bounced` over the 14 days.'),
+    complaints14d: count.describe('Sum of `complained` over the 14 days.'),
     unsubRate14d: rate.describe('unsub14d / sent14d (0 when nothing was sent; at most 1).'),
     bounceRate14d: rate.describe('bounced14d / sent14d (0 when nothing was sent; at most 1).'),
+    complaintRate14d: rate.describe('complaints14d / sent14d (0 when nothing was sent; at most 1).'),
     activeEnrollments: count.describe('Enrollments still going in the campaigns (archived campaigns left out).'),
     sent24h: count.describe(
       "Sends of the inboxes in the rolling 24 hours, as their caps count them (the inboxes' `sent24h` summed; interrupted sends included).",

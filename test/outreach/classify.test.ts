@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { classify, outOfOfficeUntil, type Classified } from '../../src/outreach/replies/classify.ts';
+import type { Classified } from '../../src/outreach/replies/classified.ts';
+import { classify, outOfOfficeUntil } from '../../src/outreach/replies/classify.ts';
 
 // The fixtures and where they come from: test/fixtures/mail/README.md.
 const fixture = (name: string) =>
@@ -15,7 +16,7 @@ const inline = (head: string, body = 'Thanks, noted.') =>
   );
 
 const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false, fromMailSystem: false } as const;
-const bounce = (bounceType: 'hard' | 'soft', bounceCode: string | null, bouncedEmail: string, refersTo: string[]): Classified => ({
+const bounce = (bounceType: 'hard' | 'soft', bounceCode: string | null, bouncedEmail: string | null, refersTo: string[]): Classified => ({
   kind: 'bounce',
   bounceType,
   bounceCode,
@@ -137,6 +138,97 @@ describe('classify, on messages from real mail systems', () => {
         '<Njc1MWMwYTJlNGIwZjFhM2M5ZDJlODQ1OjE.PdWuwUwZ@outreach.example>',
       ],
     });
+  });
+});
+
+describe('classify, on hand-made returned mail without an RFC 3464 report, and complaints', () => {
+  const ours = (id: string) => `<${id}@outreach.example>`;
+  const complaint = (bouncedEmail: string, refersTo: string[]): Classified => ({
+    ...none,
+    kind: 'bounce',
+    complaint: true,
+    fromMailSystem: true,
+    bouncedEmail,
+    refersTo,
+  });
+
+  it.each<[string, string, Classified]>([
+    [
+      'an Amazon SES bounce notice in its SNS envelope, a long line wrapped inside the JSON',
+      'handmade-ses-bounce-sns.eml',
+      bounce('hard', '5.1.1', 'priya.raman@contoso-labs.example', [ours('Njc2YTFiMmMzZDRlNWY2MDcxODI5M2E0OjA.Qw3rT9xZ')]),
+    ],
+    [
+      'Apache James at a carrier: "Re:" from post_master, the recipient on its RCPT TO line',
+      'handmade-james-bounce.eml',
+      bounce('hard', '550', '5550142@txt.carrierone.example', [ours('Njc2YTE5ZDhlN2Y2MDUxNDIzYTJiMWMwOjA.Lm4nB7cX')]),
+    ],
+    // The list's address is the one we sent to: the message it refers to names it.
+    [
+      "a mailing list manager's refusal (not a member)",
+      'handmade-list-refusal.eml',
+      bounce('hard', null, null, [ours('Njc2YTFhYjJjM2Q0ZTVmNjA3MThiOWMwOjA.Tz6yW1kR')]),
+    ],
+    [
+      'an MMS gateway\'s "Undeliverable Message" with the original headers in the text',
+      'handmade-mms-undeliverable.eml',
+      bounce('hard', null, '4155550199@pix.carriertwo.example', [ours('Njc2YTFkZTVmNjA3MTgyOTNhNGI1YzZkOjA.Vc2hX8qL')]),
+    ],
+    [
+      'OpenSMTPD giving up (envelope expired): soft',
+      'handmade-opensmtpd-expired.eml',
+      bounce('soft', null, 'olu.adeyemi@harbor-freight-co.example', [ours('Njc2YTFlZjYwNzE4MjkzYTRiNWM2ZDdlOjA.Pq9sD4eF')]),
+    ],
+    [
+      "a Sendmail bounce forwarded by a person, quoted: the returned message's id first",
+      'handmade-sendmail-forwarded.eml',
+      bounce('hard', '5.1.1', 'w.okafor@lagos-textiles.example', [
+        ours('Njc2YTFmMDcxODI5M2E0YjVjNmQ3ZThmOjA.Rb5tK0jM'),
+        '<202611261655.5AQGt2Ab031877@mail.outreach.example>',
+      ]),
+    ],
+    [
+      'a German "Unzustellbar:" from a sender that looks like anyone, the copy attached',
+      'handmade-bounce-de.eml',
+      bounce('hard', '5.1.1', 'h.kunz@werkzeugbau-kunz.example', [ours('Njc2YTIwMTgyOTNhNGI1YzZkN2U4ZjkwOjA.Xy7uM3bA')]),
+    ],
+    [
+      'a Japanese mailbox-full notice from a no-reply sender: soft',
+      'handmade-bounce-ja.eml',
+      bounce('soft', null, 'sato.haruki@mobile.kaisha-tsushin.example', [ours('Njc2YTIxMjkzYTRiNWM2ZDdlOGY5MDFhOjA.Gh2jN6cD')]),
+    ],
+    [
+      'an RFC 5965 abuse report',
+      'handmade-arf-abuse.eml',
+      complaint('elena.vasquez@greenfield-farms.example', [ours('Njc2YTIyM2E0YjVjNmQ3ZThmOTAxYTJiOjA.Jk3mP8wE')]),
+    ],
+    [
+      'an Amazon SES complaint notice',
+      'handmade-ses-complaint.eml',
+      complaint('marcus.lindqvist@fjord-analytics.example', [ours('Njc2YTFjNGQ1ZTZmNzA4MTkyYTNiNGM1OjE.Hk8pZ2vN')]),
+    ],
+    [
+      'a complaint notice with the message attached, not in ARF',
+      'handmade-complaint-notice.eml',
+      complaint('tom.nakamura@webmail-giant.example', [ours('Njc2YTIzNGI1YzZkN2U4ZjkwMWEyYjNjOjA.Wn5rQ2tY')]),
+    ],
+  ])('%s (%s)', async (_, name, expected) => {
+    expect(classify(await fixture(name))).toEqual(expected);
+  });
+
+  it.each<[string, string, string[]]>([
+    [
+      'who mentions being away, a full mailbox, an undeliverable note and a 550 code, over a quoted header block',
+      'handmade-reply-mentions-undeliverable.eml',
+      [ours('Njc2YTI0NWM2ZDdlOGY5MDFhMmIzYzRkOjE.Fs8vL1nU'), ours('Njc2YTI0NWM2ZDdlOGY5MDFhMmIzYzRkOjA.Bd4wK7mH')],
+    ],
+    [
+      'who forwards our message to a colleague',
+      'handmade-reply-forwarded-to-colleague.eml',
+      [ours('Njc2YTI1NmQ3ZThmOTAxYTJiM2M0ZDVlOjA.Cy9xM4pJ')],
+    ],
+  ])('a person %s is a reply (%s)', async (_, name, refersTo) => {
+    expect(classify(await fixture(name))).toEqual({ ...none, kind: 'reply', refersTo });
   });
 });
 

@@ -4,10 +4,11 @@
  * on stdin, reads every inbox's mailbox once, prints `done` and exits; logs on stderr.
  */
 import { disconnectDatabase } from '../../src/db/connection.ts';
-import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
+import { readMailboxes, stopReadingMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
 import { connectAndWaitForGo } from '../support/child-worker.ts';
 
 await connectAndWaitForGo();
 await readMailboxes();
+await stopReadingMailboxes(0);
 console.log('done');
 await disconnectDatabase();

@@ -28,7 +28,7 @@ afterAll(closeTransports);
 
 const oneStep = [{ subject: 'Hello', body_html: '<p>Hi there</p>' }];
 const twoSteps = [...oneStep, { wait_days: 3, subject: 'Again', body_html: '<p>Hello again</p>' }];
-const zero = { sent: 0, failed: 0, opened: 0, replied: 0, unsubscribed: 0, bounced: 0 };
+const zero = { sent: 0, failed: 0, opened: 0, replied: 0, unsubscribed: 0, bounced: 0, complained: 0 };
 
 async function stats(key: string, query = '') {
   const res = await server.request('GET', `/api/outreach/stats${query}`, { key });
@@ -94,8 +94,10 @@ describe('GET /api/outreach/stats', () => {
       replies14d: 0,
       unsub14d: 1,
       bounced14d: 1,
+      complaints14d: 0,
       unsubRate14d: 0.2,
       bounceRate14d: 0.2,
+      complaintRate14d: 0,
       activeEnrollments: 0,
       sent24h: 5,
       capToday: 500,

@@ -9,6 +9,8 @@ export interface InboxToRead {
   brandId: string;
   from: string;
   mailbox: string;
+  /** The IMAP server's host name (reads of one server are limited). */
+  imapHost: string;
   /** The login, its password opened now: a password that cannot be opened throws for this inbox alone. */
   imap(): ServerLogin;
 }
@@ -22,6 +24,7 @@ export async function inboxesToRead(): Promise<InboxToRead[]> {
     brandId: doc.brandId,
     from: doc.from,
     mailbox: doc.imap!.mailbox,
+    imapHost: doc.imap!.host,
     imap: () => ({
       host: doc.imap!.host,
       port: doc.imap!.port,

@@ -1,164 +1,13 @@
 import { DateTime, Info } from 'luxon';
-import type { Attachment, ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { ids, none, unique, type Classified } from './classified.ts';
+import { codeIn, complaintNotice, deliveryReport, feedbackReport, groupsInText, recipientGroups, returned } from './delivery-report.ts';
+import { bounceSubject, complaintSubject, failureWording, isAutomatedSender, isMailDaemon } from './mail-system.ts';
+import { sesNotification } from './ses-notification.ts';
 
-export interface Classified {
-  kind: 'reply' | 'bounce' | 'auto_reply';
-  bounceType: 'hard' | 'soft' | null;
-  /** The DSN's status (`5.1.1`), or the SMTP reply code found in the text. */
-  bounceCode: string | null;
-  /** The address a bounce or a complaint is about. */
-  bouncedEmail: string | null;
-  /** An RFC 5965 feedback report: the recipient complained. */
-  complaint: boolean;
-  /** Message-IDs the message refers back to, most specific first (a returned message's own, then In-Reply-To, References). */
-  refersTo: string[];
-  /** A notice of the mail system, not of a person (a delay or success notice, a DMARC report): no out-of-office date is read in it. */
-  fromMailSystem: boolean;
-}
-
-type Fields = Map<string, string>;
-
-const none = { bounceType: null, bounceCode: null, bouncedEmail: null, complaint: false, fromMailSystem: false } as const;
-const attachmentText = (attachment: Attachment) => attachment.content.toString('utf8');
 const contentType = (mail: ParsedMail) =>
   mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
 const header = (mail: ParsedMail, name: string) => (mail.headers.has(name) ? String(mail.headers.get(name)).trim() : undefined);
-/** `<local@domain>` tokens only: comments and junk around them in In-Reply-To are left out. */
-const ids = (value: string | string[] | undefined) =>
-  [value ?? []]
-    .flat()
-    .join(' ')
-    .match(/<[^<>\s]+@[^<>\s]+>/g) ?? [];
-const unique = (values: string[]) => [...new Set(values)];
-/** The addresses in a field such as `rfc822; <a@b.c>` (address type, brackets and comments cut). */
-const addresses = (value: string | undefined) => (value ?? '').match(/[^\s<>;:"'@,()]+@[^\s<>;:"'@,()]+[^\s<>;:"'@,().]/g) ?? [];
-const address = (value: string | undefined) => addresses(value)[0] ?? null;
-/** The address of a To with one recipient: a message of ours goes to one lead. */
-const soleAddress = (value: string | undefined) => (addresses(value).length === 1 ? addresses(value)[0]! : null);
-const field = (fields: string, name: string) => new RegExp(`^${name}[ \\t]*:[ \\t]*(.*)`, 'im').exec(fields)?.[1]?.trim();
-
-/**
- * The per-recipient field groups of the RFC 3464 delivery-status parts. A
- * group ends at a blank line or at a field seen twice: AOL, McAfee and
- * Mimecast leave the blank lines out, so the groups cannot be told apart
- * by blank lines alone.
- */
-function recipientGroups(mail: ParsedMail): Fields[] {
-  const groups: Fields[] = [];
-  for (const part of mail.attachments.filter((a) => /^message\/(global-)?delivery-status$/i.test(a.contentType))) {
-    let group: Fields = new Map();
-    for (const line of [
-      ...attachmentText(part)
-        .replace(/\r\n?/g, '\n')
-        .replace(/\n[ \t]+/g, ' ')
-        .split('\n'),
-      '',
-    ]) {
-      const found = /^([\w-]+)\s*:\s*(.*)$/.exec(line);
-      if (found ? group.has(found[1]!.toLowerCase()) : !line.trim()) {
-        groups.push(group);
-        group = new Map();
-      }
-      if (found) group.set(found[1]!.toLowerCase(), found[2]!.trim());
-    }
-  }
-  return groups.filter((group) => group.has('action') || group.has('status'));
-}
-
-/**
- * The text of a report split into its own notice and the header section of
- * the message it returns. That message is a message/rfc822 or
- * text/rfc822-headers part, else quoted in the text (Exim, qmail, Gmail,
- * Office 365; mailparser turns an inline message/rfc822 into text too).
- */
-function returned(mail: ParsedMail): { notice: string; headers: string } {
-  const text = (mail.text ?? '').replace(/\r\n?/g, '\n');
-  const part = mail.attachments.find((a) =>
-    /^(message\/(rfc822|global|rfc822-headers|global-headers)|text\/rfc822-headers?)$/i.test(a.contentType),
-  );
-  const at = part ? -1 : text.search(/^(Return-Path|Received|DKIM-Signature|Message-ID|From|To|Date|Subject)[ \t]*:/im);
-  const quoted = part ? attachmentText(part).replace(/\r\n?/g, '\n') : at < 0 ? '' : text.slice(at);
-  return { notice: at < 0 ? text : text.slice(0, at), headers: quoted.split(/\n[ \t]*\n/)[0]!.replace(/\n[ \t]+/g, ' ') };
-}
-
-const refersBack = (returnedHeaders: string, headerRefs: string[]) =>
-  unique([...ids(field(returnedHeaders, 'Message-ID')).slice(0, 1), ...headerRefs]);
-
-const enhancedCode = /(?<![\d.])([45]\.\d{1,3}\.\d{1,3})(?![\d.]*\d)/;
-const replyCode = /(?<![\d.])([45][0-5]\d)(?=[\s-])/;
-const codeIn = (text: string) => enhancedCode.exec(text)?.[1] ?? replyCode.exec(text)?.[1] ?? null;
-
-/** The recipient's status; a class-only one (`5.0.0`) gives way to the remote server's own status of the same class. */
-function statusOf(group: Fields): string | null {
-  const status = enhancedCode.exec(group.get('status') ?? '')?.[1];
-  const diagnostic = group.get('diagnostic-code') ?? '';
-  if (!status) return codeIn(diagnostic);
-  const specific = enhancedCode.exec(diagnostic)?.[1];
-  return specific && status.endsWith('.0.0') && specific[0] === status[0] ? specific : status;
-}
-
-/**
- * Hard for permanent failures (5.x.x: unknown user or host, moved, and a
- * returned message with no code at all), soft for temporary ones (4.x.x)
- * and a full mailbox (5.2.2 is a permanent code for a state that passes;
- * with no code, some MTAs only say it in words).
- */
-const bounceTypeOf = (code: string | null, notice: string): 'hard' | 'soft' =>
-  code?.startsWith('4') || code === '5.2.2' || (!code && /mailbox (is )?full|over ?quota|quota exceeded/i.test(notice)) ? 'soft' : 'hard';
-
-/** A delivery report without a status part to read: Exim, qmail, Gmail and Office 365 put the status in the text only. */
-function isDeliveryReport(mail: ParsedMail, reportType: string | undefined): boolean {
-  const sender = mail.from?.value[0];
-  return (
-    reportType === 'delivery-status' ||
-    mail.headers.has('x-failed-recipients') ||
-    mail.headers.has('x-ms-exchange-message-is-ndr') ||
-    /^(mailer-daemon|postmaster)(@|$)/i.test(sender?.address ?? '') ||
-    /mailer-daemon|mail delivery (sub)?system/i.test(sender?.name ?? '')
-  );
-}
-
-/** Anchored: a bounce's subject often ends with the returned message's own, which may say anything. */
-const delaySubject =
-  /^((mail )?delivery status notification( \(delay\)|: warning)|delayed mail|delivery delayed|warning\b|zustellung verz[öo]gert)/i;
-
-function deliveryReport(mail: ParsedMail, groups: Fields[], headerRefs: string[]): Classified {
-  const { notice, headers } = returned(mail);
-  const refersTo = refersBack(headers, headerRefs);
-  const failed = groups.find((group) => !/^(delayed|delivered|relayed|expanded)$/i.test(group.get('action') ?? 'failed'));
-  // A delay is not a bounce: the message is still on its way (with no status part, only the subject says so). Nor is a success notice.
-  if (groups.length ? !failed : delaySubject.test(mail.subject ?? ''))
-    return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
-  const code = (failed ? statusOf(failed) : null) ?? codeIn(notice);
-  // The original recipient is the address we sent to; the final one may be where it was forwarded.
-  const bouncedEmail =
-    address(failed?.get('original-recipient')) ??
-    address(failed?.get('final-recipient')) ??
-    address(header(mail, 'x-failed-recipients')) ??
-    soleAddress(field(headers, 'To'));
-  return {
-    ...none,
-    kind: 'bounce',
-    fromMailSystem: true,
-    bounceType: bounceTypeOf(code, notice),
-    bounceCode: code,
-    bouncedEmail,
-    refersTo,
-  };
-}
-
-function feedbackReport(mail: ParsedMail, headerRefs: string[]): Classified {
-  const part = mail.attachments.find((a) => /^message\/feedback-report$/i.test(a.contentType));
-  const report = part ? attachmentText(part) : '';
-  const { headers } = returned(mail);
-  const refersTo = refersBack(headers, headerRefs);
-  // DMARC failure reports (RFC 6591 auth-failure), not-spam and virus notices share the format but are no complaint of the recipient's.
-  if (/^(auth-failure|not-spam|virus)$/i.test(field(report, 'Feedback-Type') ?? ''))
-    return { ...none, kind: 'auto_reply', fromMailSystem: true, refersTo };
-  const bouncedEmail =
-    address(field(report, 'Original-Rcpt-To')) ?? address(field(report, 'Removal-Recipient')) ?? soleAddress(field(headers, 'To'));
-  return { ...none, kind: 'bounce', fromMailSystem: true, complaint: true, bouncedEmail, refersTo };
-}
 
 const autoReplySubject =
   /^(auto(matic)?[ -]?(reply|response|antwort)|automatische antwort|automatisch antwoord|autosvar|out of (the )?office|abwesenheit|absence|r[ée]ponse automatique|respuesta autom[áa]tica|risposta automatica|away from)/i;
@@ -176,12 +25,34 @@ function isAutoReply(mail: ParsedMail): boolean {
 }
 
 /**
- * What a message that came back is, in this order: a complaint (RFC 5965),
- * a bounce (an RFC 3464 delivery status notification, a delay or a success
- * excepted; else a report from the mail system with the code in its text),
- * an automatic reply (RFC 3834 Auto-Submitted, X-Autoreply, X-Autorespond,
- * Precedence auto_reply/bulk/junk, Exchange's out-of-office markers; only
- * then the subject), else a reply.
+ * A notice of the mail system without a status part, told by what it says:
+ * a daemon's message is one whatever it says; an automated sender's
+ * (no-reply, a null return path, a list manager) when its subject or its
+ * own text says the mail was not delivered; anyone's when its subject is a
+ * returned-mail subject and it carries the returned message, or a status
+ * code beside such words. A person's answer that only uses the words is
+ * none: it has none of the rest.
+ */
+function isPlainDeliveryReport(mail: ParsedMail, reportType: string | undefined): boolean {
+  if (reportType === 'delivery-status' || mail.headers.has('x-failed-recipients') || mail.headers.has('x-ms-exchange-message-is-ndr'))
+    return true;
+  if (isMailDaemon(mail)) return true;
+  const subject = mail.subject ?? '';
+  const { notice, attached } = returned(mail);
+  const saysFailed = failureWording.test(notice);
+  if (isAutomatedSender(mail) && (bounceSubject.test(subject) || saysFailed)) return true;
+  return bounceSubject.test(subject) && (attached || (saysFailed && codeIn(notice) !== null));
+}
+
+/**
+ * What a message that came back is, in this order: a complaint (an RFC
+ * 5965 report, an SES notice, or a complaint notice with the message
+ * attached), a bounce (an RFC 3464 delivery status notification, one
+ * forwarded by a person, an SES notice, or a notice of the mail system
+ * with the code in its text, a delay or a success excepted), an automatic
+ * reply (RFC 3834 Auto-Submitted, X-Autoreply, X-Autorespond, Precedence
+ * auto_reply/bulk/junk, Exchange's out-of-office markers, an automated
+ * sender; only then the subject), else a reply.
  */
 export function classify(mail: ParsedMail): Classified {
   const headerRefs = [...ids(mail.inReplyTo), ...ids(mail.references).reverse()];
@@ -189,8 +60,14 @@ export function classify(mail: ParsedMail): Classified {
   const reportType = type?.value?.toLowerCase() === 'multipart/report' ? type.params?.['report-type']?.toLowerCase() : undefined;
   if (reportType === 'feedback-report') return feedbackReport(mail, headerRefs);
   const groups = recipientGroups(mail);
-  if (groups.length || isDeliveryReport(mail, reportType)) return deliveryReport(mail, groups, headerRefs);
-  return { ...none, kind: isAutoReply(mail) ? 'auto_reply' : 'reply', refersTo: unique(headerRefs) };
+  if (groups.length) return deliveryReport(mail, groups, headerRefs);
+  const notification = sesNotification(mail, headerRefs);
+  if (notification) return notification;
+  if (complaintSubject.test(mail.subject ?? '') && returned(mail).headers) return complaintNotice(mail, headerRefs);
+  if (isPlainDeliveryReport(mail, reportType)) return deliveryReport(mail, groups, headerRefs);
+  const forwarded = groupsInText(mail);
+  if (forwarded.length) return deliveryReport(mail, forwarded, headerRefs, true);
+  return { ...none, kind: isAutoReply(mail) || isAutomatedSender(mail) ? 'auto_reply' : 'reply', refersTo: unique(headerRefs) };
 }
 
 const monthNumbers = new Map(

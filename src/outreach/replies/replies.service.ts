@@ -12,7 +12,8 @@ import { findMessage, recordIdOf, sentMessagesTo } from '../sending/messages.ser
 import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { queueAnalysis } from './analysis.service.ts';
-import { classify, outOfOfficeUntil, type Classified } from './classify.ts';
+import type { Classified } from './classified.ts';
+import { classify, outOfOfficeUntil } from './classify.ts';
 import { Reply, ReplyEffect, type ReplyDoc } from './reply.model.ts';
 import { countSoftBounce } from './soft-bounces.ts';
 
@@ -39,9 +40,11 @@ const baseSubject = (subject: string) =>
 
 /**
  * The message of ours it refers back to, if any: by the Message-IDs it
- * names (each read by primary key); failing that, for a reply from a
- * person, the latest message sent to the sender in the last 90 days with
- * the same subject (a client that drops In-Reply-To and References).
+ * names (each read by primary key); failing that, the latest message sent
+ * in the last 90 days to the address a bounce or complaint names (a report
+ * that does not return our message's headers), or for a reply from a
+ * person, to the sender with the same subject (a client that drops
+ * In-Reply-To and References).
  */
 async function matchSent(workspaceId: string, classified: Classified, sender: string | undefined, subject: string) {
   for (const messageId of classified.refersTo) {
@@ -49,8 +52,11 @@ async function matchSent(workspaceId: string, classified: Classified, sender: st
     const record = recordId ? await findMessage(recordId) : null;
     if (record && record.workspaceId === workspaceId) return record;
   }
-  if (classified.kind === 'bounce' || !sender) return null;
-  const sent = await sentMessagesTo(workspaceId, sender, new Date(nowMs() - 90 * dayMs));
+  const since = new Date(nowMs() - 90 * dayMs);
+  if (classified.kind === 'bounce')
+    return classified.bouncedEmail ? ((await sentMessagesTo(workspaceId, classified.bouncedEmail, since))[0] ?? null) : null;
+  if (!sender) return null;
+  const sent = await sentMessagesTo(workspaceId, sender, since);
   return sent.find((record) => baseSubject(record.subject) === baseSubject(subject)) ?? null;
 }
 
@@ -159,7 +165,7 @@ async function firstTime(key: string): Promise<boolean> {
  * out-of-office with a return date holds the lead's next step until then; a
  * hard bounce suppresses the address, ends the lead's enrollments and
  * feeds the inbox's bounce figures and guard; a complaint suppresses the
- * address and ends the lead's enrollments as unsubscribed.
+ * address, ends the lead's enrollments as unsubscribed and is counted.
  */
 async function applyEffects(reply: ReplyDoc): Promise<void> {
   const scopes = eventScopes(reply);
@@ -173,8 +179,9 @@ async function applyEffects(reply: ReplyDoc): Promise<void> {
   if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
   if (reply.kind !== 'bounce' || !reply.bouncedEmail) return;
   if (reply.complaint) {
-    await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'feedback_report');
+    await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'complaint', 'complaint');
     if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
+    if (await firstTime(`${reply._id}:complained`)) await recordOutreachEvent(scopes, 'complained');
     return;
   }
   if (reply.bounceType === 'soft') {

@@ -21,6 +21,8 @@ const outreachStatsSchema = new Schema(
     bounced: count,
     replied: count,
     unsubscribed: count,
+    /** Complaints: recipients who marked a message as spam (feedback reports). */
+    complained: count,
     /** The last batch of each sending process counted here (see recordOutreachEvents). */
     applied: { type: Schema.Types.Mixed, default: undefined },
     /** When the bucket's period ends: pruning reads this. */

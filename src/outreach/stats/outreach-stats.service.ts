@@ -4,7 +4,7 @@ import { appliedSet, notYetApplied, type AppliedMark } from '../../db/counter.ts
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
 
-export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed'] as const;
+export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed', 'complained'] as const;
 export type OutreachEvent = (typeof outreachEvents)[number];
 export type OutreachCounts = Record<OutreachEvent, number>;
 
@@ -34,7 +34,7 @@ export const eventScopes = (about: { workspaceId: string; brandId: string; inbox
   ...(about.campaignId ? [campaignScope(about.campaignId)] : []),
 ];
 
-const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0 });
+const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0, complained: 0 });
 
 /** Events to count in each of some scopes. */
 export interface ScopedEvents {
@@ -92,7 +92,8 @@ export const recordOutreachEvent = (scopes: string[], events: OutreachEvent | Ou
 
 const sum = (docs: Array<OutreachStatsDoc | null>) => {
   const total = zero();
-  for (const doc of docs) if (doc) for (const event of outreachEvents) total[event] += doc[event];
+  // A bucket written before a counter existed has no field for it.
+  for (const doc of docs) if (doc) for (const event of outreachEvents) total[event] += doc[event] ?? 0;
   return total;
 };
 

@@ -37,7 +37,7 @@ export async function outreachStatsReport(
     number
   >;
   return {
-    days: perDay.map(({ date, sent, failed, opened, replied, unsubscribed, bounced }) => ({
+    days: perDay.map(({ date, sent, failed, opened, replied, unsubscribed, bounced, complained }) => ({
       date,
       label: dayLabel(date),
       sent,
@@ -46,6 +46,7 @@ export async function outreachStatsReport(
       replied,
       unsubscribed,
       bounced,
+      complained,
     })),
     totals: {
       sent14d: total.sent,
@@ -54,8 +55,10 @@ export async function outreachStatsReport(
       replies14d: total.replied,
       unsub14d: total.unsubscribed,
       bounced14d: total.bounced,
+      complaints14d: total.complained,
       unsubRate14d: ratio(total.unsubscribed, total.sent),
       bounceRate14d: ratio(total.bounced, total.sent),
+      complaintRate14d: ratio(total.complained, total.sent),
       activeEnrollments,
       sent24h: inboxes.sent24h,
       capToday: inboxes.capToday,

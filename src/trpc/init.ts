@@ -54,8 +54,8 @@ const t = initTRPC
   .context<RequestContext>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error, path }) {
-      const { status, body } = toErrorResponse(error, errorStyleOf(path));
+    errorFormatter({ shape, error, path, type }) {
+      const { status, body } = toErrorResponse(error, errorStyleOf(path), type !== 'query');
       // tRPC clients get the same message, status and code as REST, and never a stack.
       return {
         message: body.error,

@@ -1,8 +1,10 @@
 import { authenticate } from '../auth/authenticate.ts';
 import { assertPermission, rateLimitKey, type Principal } from '../auth/principal.ts';
+import { noteDatabaseFault } from '../db/store-health.ts';
 import { AppError } from '../errors/app-error.ts';
+import { databaseFault } from '../errors/database-faults.ts';
 import { noteRequest } from '../logger.ts';
-import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
+import { consumeRateLimit, type RateLimitDecision } from '../rate-limit/rate-limit.service.ts';
 import { assertPlan } from '../workspaces/workspace-lookup.ts';
 import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { onceForKey } from '../idempotency/idempotency.service.ts';
@@ -14,27 +16,41 @@ import { publicProcedure, type Meta } from './init.ts';
  * credential's per-minute limit (429), `permission` (403
  * missing_permission) and the workspace's `plan` (403 plan_required or the
  * meta's `planError`). Every procedure runs it (apiProcedure below); so does
- * the one HTTP route that answers outside the procedures (the suppression
- * list's CSV download), so both admit exactly the same calls.
+ * each HTTP route that answers outside the procedures (the CSV downloads),
+ * so both admit exactly the same calls. A read (`changesData` false) whose
+ * use the limiter cannot record for lack of disk space goes on unrecorded and
+ * unlimited: a full disk stops writes, not reads.
  */
-export async function admitCall(ctx: RequestContext, meta: Pick<Meta, 'permission' | 'plan' | 'planError'>): Promise<Principal> {
+export async function admitCall(
+  ctx: RequestContext,
+  meta: Pick<Meta, 'permission' | 'plan' | 'planError'>,
+  changesData: boolean,
+): Promise<Principal> {
   const principal = await authenticate(ctx.authorization);
   noteRequest({ keyId: principal.id });
-  const rate = await consumeRateLimit(rateLimitKey(principal), ctx.rateLimitPerMinute);
+  const rate = await consumeRateLimit(rateLimitKey(principal), ctx.rateLimitPerMinute).catch((error: unknown) => {
+    if (changesData || databaseFault(error) !== 'storage_full') throw error;
+    noteDatabaseFault(error);
+    return undefined;
+  });
+  if (rate) applyRateLimit(ctx, rate);
+  if (meta.permission !== 'any') assertPermission(principal, meta.permission);
+  if (meta.plan) await assertPlan(principal.workspaceId, meta.plan, meta.planError ?? 'plan_required');
+  return principal;
+}
+
+/** The limiter's headers on the answer, and 429 once the minute is used up. */
+function applyRateLimit(ctx: RequestContext, rate: RateLimitDecision) {
   Object.assign(ctx.responseHeaders, {
     'RateLimit-Limit': String(rate.limit),
     'RateLimit-Remaining': String(rate.remaining),
     'RateLimit-Reset': String(rate.resetSeconds),
   });
-  if (!rate.allowed) {
-    ctx.responseHeaders['Retry-After'] = String(rate.resetSeconds);
-    throw new AppError('rate_limited', `Rate limit of ${rate.limit} requests per minute exceeded; retry in ${rate.resetSeconds} s`, {
-      retryAfter: rate.resetSeconds,
-    });
-  }
-  if (meta.permission !== 'any') assertPermission(principal, meta.permission);
-  if (meta.plan) await assertPlan(principal.workspaceId, meta.plan, meta.planError ?? 'plan_required');
-  return principal;
+  if (rate.allowed) return;
+  ctx.responseHeaders['Retry-After'] = String(rate.resetSeconds);
+  throw new AppError('rate_limited', `Rate limit of ${rate.limit} requests per minute exceeded; retry in ${rate.resetSeconds} s`, {
+    retryAfter: rate.resetSeconds,
+  });
 }
 
 /**
@@ -45,7 +61,7 @@ export async function admitCall(ctx: RequestContext, meta: Pick<Meta, 'permissio
  */
 export const apiProcedure = publicProcedure.use(async ({ ctx, meta, next, path, type, getRawInput }) => {
   if (!meta?.permission) throw new Error(`procedure ${path} declares no permission in its meta`);
-  const principal = await admitCall(ctx, meta);
+  const principal = await admitCall(ctx, meta, type !== 'query');
   const call = () => next({ ctx: { ...ctx, principal } });
   const key = ctx.idempotencyKey;
   if (key === undefined || type !== 'mutation' || (meta.openapi?.method ?? 'POST') !== 'POST') return call();

@@ -49,9 +49,9 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
       principal = await authenticate(req.headers.authorization);
       body = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
     } catch (error) {
-      const { status, body } = toErrorResponse(error);
+      const { status, body, headers } = toErrorResponse(error);
       const challenge = { 'WWW-Authenticate': `Bearer resource_metadata="${baseUrl()}/.well-known/oauth-protected-resource/mcp"` };
-      return sendJson(res, status, body, status === 401 ? challenge : {});
+      return sendJson(res, status, body, status === 401 ? challenge : headers);
     }
     const mine = tools.filter((tool) => allowed(principal, tool.def));
     const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -68,7 +68,8 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
         const output = await call(ctx, tool.path, takesInput ? (request.params.arguments ?? {}) : undefined);
         return toolResult(tool, output);
       } catch (error) {
-        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(toErrorResponse(error).body) }] };
+        const { body } = toErrorResponse(error, 'standard', tool.def.type !== 'query');
+        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
       }
     });
     // Stateless: a server and transport per request, nothing kept between them.

@@ -9,7 +9,9 @@ import type { Meta } from '../../trpc/init.ts';
  * it can really answer:
  * - every operation: 500, and the server's own 414 (URL over 8,192
  *   characters or Node's limit) and 431 (headers over Node's limit), which are
- *   answered before any route and so always in the standard style;
+ *   answered before any route and so always in the standard style; and the
+ *   database's faults, 503 `database_unavailable` and 507 `storage_full`
+ *   (every call reads the credential from the database);
  * - an authenticated one: 401, 429, 403 `missing_permission` (unless any valid
  *   credential may call it) and its plan gate's code;
  * - one that takes input: 400 `validation_failed`, and with a JSON body
@@ -36,7 +38,7 @@ export interface OperationFacts {
 
 /** The codes an operation can answer, in errorStatus order. */
 export function errorCodesOf({ method, path, meta, takesInput }: OperationFacts): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['unauthorized', 'rate_limited', 'internal_error']);
+  const codes = new Set<ErrorCode>(['unauthorized', 'rate_limited', 'internal_error', 'database_unavailable', 'storage_full']);
   if (meta.permission !== 'any') codes.add('missing_permission');
   if (meta.plan) codes.add(meta.planError ?? 'plan_required');
   if (takesInput) {
@@ -55,8 +57,9 @@ interface ResponseObject {
   content: { 'application/json': { schema: Record<string, unknown> } };
 }
 
-const retryAfterHeader = {
-  'Retry-After': { description: 'Seconds until the rolling minute has room again.', schema: { type: 'integer', minimum: 0 } },
+const retryAfterHeaders: Record<number, Record<string, unknown>> = {
+  429: { 'Retry-After': { description: 'Seconds until the rolling minute has room again.', schema: { type: 'integer', minimum: 0 } } },
+  503: { 'Retry-After': { description: 'Seconds worth waiting before trying again.', schema: { type: 'integer', minimum: 0 } } },
 };
 
 /** One response per status: the style's body schema, its `code` narrowed to the codes answered with that status. */
@@ -75,7 +78,7 @@ export function errorResponses(codes: ErrorCode[], style: ErrorStyle = 'standard
   for (const [status, entry] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: `${STATUS_CODES[status]}: ${entry.codes.map((code) => `\`${code}\``).join(', ')}`,
-      ...(status === 429 && { headers: retryAfterHeader }),
+      ...(retryAfterHeaders[status] && { headers: retryAfterHeaders[status] }),
       content: { 'application/json': { schema: errorSchema(entry.style, entry.codes) } },
     };
   }

@@ -16,10 +16,10 @@ export function createTrpcEndpoint(
     maxBodySize: options.maxBodyBytes,
     createContext: ({ req }) => createRequestContext(req.headers, options.rateLimitPerMinute),
     responseMeta: ({ ctx, errors, paths }) => {
-      // A single call answers with the same HTTP status as REST; a batch keeps tRPC's own (207 when mixed).
+      // A single call answers with the same HTTP status (and Retry-After) as REST; a batch keeps tRPC's own (207 when mixed).
       const single = errors.length === 1 && (paths?.length ?? 1) === 1;
-      const status = single ? toErrorResponse(errors[0], errorStyleOf(paths?.[0])).status : undefined;
-      return { headers: ctx?.responseHeaders ?? {}, ...(status && { status }) };
+      const answer = single ? toErrorResponse(errors[0], errorStyleOf(paths?.[0])) : undefined;
+      return { headers: { ...ctx?.responseHeaders, ...answer?.headers }, ...(answer && { status: answer.status }) };
     },
     onError: ({ error, path }) => {
       if (toErrorResponse(error, errorStyleOf(path)).status >= 500) options.onFault(error);

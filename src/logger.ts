@@ -90,6 +90,15 @@ export const logFault = (error: unknown) => {
   const cause = (error as { cause?: unknown }).cause ?? error;
   const fault = databaseFault(cause);
   if (fault)
-    return log.warn(`request failed: ${fault === 'storage_full' ? 'storage full' : 'database unavailable'}`, { error: String(cause) });
+    return log.warn(`request failed: ${fault === 'storage_full' ? 'storage full' : 'database unavailable'}`, {
+      error: String(root(cause)),
+    });
   log.error('request failed', { error: cause instanceof Error ? cause.stack : String(cause) });
+};
+
+/** The error at the end of a chain of causes: the store's own, under the answer made of it. */
+const root = (error: unknown): unknown => {
+  let current = error;
+  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  return current;
 };

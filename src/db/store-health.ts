@@ -3,6 +3,7 @@ import { settings } from '../config.ts';
 import { databaseFault, storageFullError } from '../errors/database-faults.ts';
 import { log } from '../logger.ts';
 import { databaseReady } from './connection.ts';
+import { StoreProbe } from './store-probe.model.ts';
 
 /** What /healthz answers: 200 `{ ok: true }` when all is well; otherwise what is wrong, for a supervisor to read. */
 export interface HealthReport {
@@ -19,31 +20,34 @@ interface Probe {
   startedAt: number;
   /** Resolves true when the store answered, false when it failed; never rejects. */
   answer: Promise<boolean>;
-  settledAt?: number;
+  /** Once settled: when, and the answer. */
+  settled?: { at: number; answered: boolean };
 }
 
 /** One probe at a time: a store that does not answer holds one ping, not one per /healthz request. */
 function reusable(run: () => Promise<unknown>): () => Probe {
   let probe: Probe | undefined;
   return () => {
-    if (probe && (probe.settledAt === undefined || Date.now() - probe.settledAt < reuseMs)) return probe;
-    const started: Probe = { startedAt: Date.now(), answer: Promise.resolve(false) };
-    started.answer = run().then(
+    if (probe && (!probe.settled || Date.now() - probe.settled.at < reuseMs)) return probe;
+    const answer = run().then(
       () => true,
       () => false,
     );
-    void started.answer.then(() => (started.settledAt = Date.now()));
+    const started: Probe = { startedAt: Date.now(), answer };
+    void started.answer.then((answered) => (started.settled = { at: Date.now(), answered }));
     probe = started;
     return started;
   };
 }
 
-/** The probe's answer, or false once it has been waited on for `boundMs` in all. */
+/** The probe's answer, or false once it has been waited on for `boundMs` since it started. */
 async function answered(probe: Probe, boundMs: number): Promise<boolean> {
+  if (probe.settled) return probe.settled.answered;
   const left = probe.startedAt + boundMs - Date.now();
-  if (left <= 0) return probe.settledAt === undefined ? false : probe.answer;
+  if (left <= 0) return false;
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((done) => (timer = setTimeout(() => done(false), left)));
+  // Given up on after the I/O already waiting is read: after a stall of this process, the answer may be there.
+  const late = new Promise<false>((done) => (timer = setTimeout(() => setImmediate(() => done(false)), left)));
   try {
     return await Promise.race([probe.answer, late]);
   } finally {
@@ -51,25 +55,35 @@ async function answered(probe: Probe, boundMs: number): Promise<boolean> {
   }
 }
 
-const ping = reusable(() => mongoose.connection.db!.command({ ping: 1 }));
+/** `hello`, as the driver's heartbeat: FerretDB answers it without its storage (its `ping` waits for the catalogue, which DDL holds). */
+const ping = reusable(() => mongoose.connection.db!.command({ hello: 1 }));
 
-/** When a write last failed for lack of disk space, until a write succeeds again. */
-let storageFullSince: Date | undefined;
+/**
+ * A full disk as writes met it: since when, and the last write it refused. SQLite can still fit a small write in
+ * file space it already holds while larger ones fail, so one write that succeeds does not mean the disk has room:
+ * the report clears once a write of /healthz's own succeeds and no write has failed for `quietMs`.
+ */
+let storageFull: { since: Date; lastFailure: number } | undefined;
+const quietMs = 30_000;
 
-/** A write of its own, made only while the storage is reported full, to see whether writes succeed again. */
-const storageProbe = reusable(async () => {
-  await mongoose.connection
-    .db!.collection<{ _id: string; at: Date }>('store_probes')
-    .updateOne({ _id: 'healthz' }, { $set: { at: new Date() } }, { upsert: true });
-  if (!storageFullSince) return;
-  storageFullSince = undefined;
-  log.info('storage: writes succeed again');
-});
+/** A small write of /healthz's own, made only while the disk is reported full. */
+const storageProbe = reusable(() =>
+  StoreProbe.updateOne({ _id: 'healthz' }, { $set: { at: new Date() } }, { upsert: true })
+    .exec()
+    .catch((error: unknown) => {
+      noteDatabaseFault(error);
+      throw error;
+    }),
+);
 
-/** Records a database fault a call met: a full disk is reported by /healthz (and logged once) until a write succeeds again. */
+/** Records a database fault a call met: a full disk is reported by /healthz (and logged once) until writes succeed again. */
 export function noteDatabaseFault(error: unknown): void {
-  if (storageFullSince || databaseFault(error) !== 'storage_full') return;
-  storageFullSince = new Date();
+  if (databaseFault(error) !== 'storage_full') return;
+  if (storageFull) {
+    storageFull.lastFailure = Date.now();
+    return;
+  }
+  storageFull = { since: new Date(), lastFailure: Date.now() };
   const { MONGODB_URI, DATA_DIR } = settings();
   const where = MONGODB_URI ? "the database server's disk (MONGODB_URI)" : `the disk under DATA_DIR (${DATA_DIR})`;
   log.error(`storage full: ${where} has no space left; writes answer 507 storage_full until space is freed, reads are served`);
@@ -80,13 +94,16 @@ export async function healthReport(): Promise<HealthReport> {
   const bound = pingBoundMs();
   if (!databaseReady() || !(await answered(ping(), bound))) {
     const error = databaseReady()
-      ? `The database did not answer a ping within ${bound} ms`
+      ? `The database did not answer within ${bound} ms`
       : 'The database connection is down; the driver is reconnecting';
     return { status: 503, body: { ok: false, database: 'unavailable', error } };
   }
-  if (storageFullSince) await answered(storageProbe(), bound);
-  if (!storageFullSince) return { status: 200, body: { ok: true } };
+  if (storageFull && (await answered(storageProbe(), bound)) && Date.now() - storageFull.lastFailure >= quietMs) {
+    storageFull = undefined;
+    log.info('storage: writes succeed again');
+  }
+  if (!storageFull) return { status: 200, body: { ok: true } };
   // Still 200: reads are served, and restarting the service frees no space.
   const error = storageFullError('writes fail').message;
-  return { status: 200, body: { ok: false, storage: 'full', since: storageFullSince.toISOString(), error } };
+  return { status: 200, body: { ok: false, storage: 'full', since: storageFull.since.toISOString(), error } };
 }

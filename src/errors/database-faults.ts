@@ -70,25 +70,49 @@ export function databaseFault(error: unknown): DatabaseFault | undefined {
 /** The disk the database writes to, named by the setting that chooses it (never its path: answers go to clients). */
 const storageName = () => (settings().MONGODB_URI ? "The database server's disk (MONGODB_URI)" : 'The disk under DATA_DIR');
 
-/** A 507 storage_full: `outcome` says what became of the call's writes. */
-export const storageFullError = (outcome: string, extra: Record<string, unknown> = {}) =>
-  new AppError('storage_full', `${storageName()} is full: ${outcome}. Reads are served; writes succeed again once space is freed.`, extra);
+/** A 507 storage_full: `outcome` says what became of the call's writes; `cause` is the store's error. */
+export function storageFullError(outcome: string, extra: Record<string, unknown> = {}, cause?: unknown): AppError {
+  const error = new AppError(
+    'storage_full',
+    `${storageName()} is full: ${outcome}. Reads are served; writes succeed again once space is freed.`,
+    extra,
+  );
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
 
 /**
- * The answer to a database fault. A call that changes data and met an unanswering store may have been applied
- * before the answer was lost, or even after it was given up on (the request was on its way): it says so.
+ * Where the call was when the fault came, which says what became of its change: `read` (it changes no data),
+ * `not started` (it would have, but was refused before it began: checking its credential or its rate limit), or
+ * `started` (it was under way: part or all of its change may have been made, and against a store that stopped
+ * answering even after it was given up on, as its request was on its way).
  */
-export function databaseFaultError(fault: DatabaseFault, changesData: boolean): AppError {
-  if (fault === 'storage_full') {
-    return storageFullError(
-      changesData ? "this call's change was not stored, or only in part" : 'this call could not store what it needed',
-    );
-  }
+export type CallStage = 'read' | 'not started' | 'started';
+
+const storageOutcome: Record<CallStage, string> = {
+  read: 'this call could not store what it needed',
+  'not started': "nothing of this call's change was stored",
+  started: "this call's change was not stored, or only in part",
+};
+
+const unavailableOutcome: Record<CallStage, string> = {
+  read: '',
+  'not started': " This call's change was not applied.",
+  started: " This call's change may or may not have been applied: read it back before repeating the call.",
+};
+
+/**
+ * The answer to a database fault, saying what became of the call's change. `cause`, the store's own error, goes to
+ * the log (src/logger.ts) and to /healthz (src/db/store-health.ts).
+ */
+export function databaseFaultError(fault: DatabaseFault, stage: CallStage, cause?: unknown): AppError {
+  if (fault === 'storage_full') return storageFullError(storageOutcome[stage], {}, cause);
   const seconds = Math.max(1, Math.ceil(settings().DATABASE_TIMEOUT_MS / 1000));
-  const unknown = changesData ? " This call's change may or may not have been applied: read it back before repeating the call." : '';
-  return new AppError(
+  const error = new AppError(
     'database_unavailable',
-    `The database is not answering (no answer within DATABASE_TIMEOUT_MS, ${seconds} s): try again in ${seconds} s.${unknown}`,
+    `The database is not answering (no answer within DATABASE_TIMEOUT_MS, ${seconds} s): try again in ${seconds} s.${unavailableOutcome[stage]}`,
     { retryAfter: seconds },
   );
+  if (cause !== undefined) error.cause = cause;
+  return error;
 }

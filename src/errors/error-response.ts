@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { noteDatabaseFault } from '../db/store-health.ts';
 import { AppError } from './app-error.ts';
-import { databaseFault, databaseFaultError } from './database-faults.ts';
+import { databaseFault, databaseFaultError, type CallStage } from './database-faults.ts';
 import { errorStatus, type ErrorCode } from '../../schema/error-codes.ts';
 
 export interface ErrorBody {
@@ -51,15 +51,13 @@ const codeOfTrpcError: Partial<Record<TRPCError['code'], ErrorCode>> = {
 
 const fromAppError = (error: AppError) => ({ status: error.status, body: { error: error.message, code: error.code, ...error.extra } });
 
-function standardResponse(error: unknown, changesData: boolean): { status: number; body: ErrorBody } {
+function standardResponse(error: unknown, stage: CallStage): { status: number; body: ErrorBody } {
   // Callers and middleware wrap what a procedure throws in a TRPCError; the service's error is its cause.
   const cause = error instanceof TRPCError && error.cause ? error.cause : error;
+  noteDatabaseFault(cause);
   if (cause instanceof AppError) return fromAppError(cause);
   const fault = databaseFault(cause);
-  if (fault) {
-    noteDatabaseFault(cause);
-    return fromAppError(databaseFaultError(fault, changesData));
-  }
+  if (fault) return fromAppError(databaseFaultError(fault, stage));
   if (error instanceof TRPCError) {
     const issues = (error.cause as { issues?: unknown } | undefined)?.issues;
     if (error.code === 'BAD_REQUEST' && isIssueList(issues)) {
@@ -97,11 +95,13 @@ export interface ErrorResponse {
 
 /**
  * The status, `{ error, code, ... }` body and headers for any thrown value, in the route's error style; every
- * surface answers from it. A database fault (src/errors/database-faults.ts) is answered as 503
- * database_unavailable or 507 storage_full, phrased by whether the call `changesData` (a query does not).
+ * surface answers from it. A store's error that reports a database fault (src/errors/database-faults.ts) is
+ * answered 503 database_unavailable or 507 storage_full, saying what became of the call's change by its `stage`
+ * (procedures get theirs phrased by apiProcedure, which knows; elsewhere a call is taken to have started changing
+ * data unless told it only reads).
  */
-export function toErrorResponse(error: unknown, style: ErrorStyle = 'standard', changesData = true): ErrorResponse {
-  const { status, body } = standardResponse(error, changesData);
+export function toErrorResponse(error: unknown, style: ErrorStyle = 'standard', stage: CallStage = 'started'): ErrorResponse {
+  const { status, body } = standardResponse(error, stage);
   const headers: Record<string, string> = typeof body.retryAfter === 'number' ? { 'Retry-After': String(body.retryAfter) } : {};
   if (style !== 'scraping') return { status, body, headers };
   return {

@@ -102,7 +102,11 @@ export function createApiServer(config: Config): Server {
       return route(req, res).catch((error: unknown) => {
         logFault(error);
         if (res.headersSent) return res.destroy();
-        const { status, body, headers } = toErrorResponse(error, 'standard', req.method !== 'GET' && req.method !== 'HEAD');
+        const { status, body, headers } = toErrorResponse(
+          error,
+          'standard',
+          req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'started',
+        );
         sendJson(res, status, body, headers);
       });
     });

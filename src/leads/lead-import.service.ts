@@ -55,17 +55,18 @@ export async function importLeads(
     return await storeLeads(workspaceId, input, { ...origin, leadIds });
   } catch (error) {
     if (databaseFault(error) !== 'storage_full') throw error;
-    throw await storedBeforeFull(leadIds);
+    throw await storedBeforeFull(leadIds, error);
   }
 }
 
 /** The storage_full answer to an import the disk filled under: which of its leads are stored. */
-async function storedBeforeFull(leadIds: string[]) {
+async function storedBeforeFull(leadIds: string[], cause: unknown) {
   const found = new Set((await Lead.find({ _id: { $in: leadIds } }, { _id: 1 }).lean()).map((doc) => doc._id));
   const stored = leadIds.flatMap((id, index) => (found.has(id) ? [{ index, id }] : []));
   return storageFullError(
     `${stored.length} of ${leadIds.length} leads were stored before it filled (\`stored\` lists them by their place in the request)`,
     { stored },
+    cause,
   );
 }
 

@@ -1,8 +1,9 @@
+import { TRPCError } from '@trpc/server';
 import { authenticate } from '../auth/authenticate.ts';
 import { assertPermission, rateLimitKey, type Principal } from '../auth/principal.ts';
 import { noteDatabaseFault } from '../db/store-health.ts';
 import { AppError } from '../errors/app-error.ts';
-import { databaseFault } from '../errors/database-faults.ts';
+import { databaseFault, databaseFaultError, type CallStage } from '../errors/database-faults.ts';
 import { noteRequest } from '../logger.ts';
 import { consumeRateLimit, type RateLimitDecision } from '../rate-limit/rate-limit.service.ts';
 import { assertPlan } from '../workspaces/workspace-lookup.ts';
@@ -57,25 +58,46 @@ function applyRateLimit(ctx: RequestContext, rate: RateLimitDecision) {
  * The procedure every API call is built on: its meta declares what the call
  * needs, and admitCall enforces it. A POST (a mutation on tRPC and GraphQL)
  * with an Idempotency-Key runs once per key and credential; a repeat gets
- * the first answer with `Idempotent-Replayed: true`.
+ * the first answer with `Idempotent-Replayed: true`. A database fault the
+ * call meets is answered saying what became of its change
+ * (src/errors/database-faults.ts): none if it only reads or was refused at
+ * admission; if it changes data (a mutation, or a query whose meta says it
+ * does) and was under way, it may have been made in part or in full.
  */
 export const apiProcedure = publicProcedure.use(async ({ ctx, meta, next, path, type, getRawInput }) => {
   if (!meta?.permission) throw new Error(`procedure ${path} declares no permission in its meta`);
-  const principal = await admitCall(ctx, meta, type !== 'query');
-  const call = () => next({ ctx: { ...ctx, principal } });
-  const key = ctx.idempotencyKey;
-  if (key === undefined || type !== 'mutation' || (meta.openapi?.method ?? 'POST') !== 'POST') return call();
-  let result: Awaited<ReturnType<typeof call>> | undefined;
-  const { outcome, replayed } = await onceForKey(
-    { principalId: principal.id, key, operation: path, input: await getRawInput() },
-    async () => {
-      result = await call();
-      return result.ok ? { ok: true, output: result.data } : { ok: false, error: result.error };
-    },
-  );
-  if (!replayed) return result!;
-  ctx.responseHeaders['Idempotent-Replayed'] = 'true';
-  if (!outcome.ok) throw outcome.error;
-  // The stored answer stands in for the procedure's: it passed the output check when it was first given.
-  return { ok: true as const, data: outcome.output, marker: middlewareMarker } as unknown as Awaited<ReturnType<typeof call>>;
+  const changesData = type === 'mutation' || meta.changesData === true;
+  let stage: CallStage = changesData ? 'not started' : 'read';
+  const admitAndRun = async () => {
+    const principal = await admitCall(ctx, meta, changesData);
+    if (changesData) stage = 'started';
+    const call = () => next({ ctx: { ...ctx, principal } });
+    const key = ctx.idempotencyKey;
+    if (key === undefined || type !== 'mutation' || (meta.openapi?.method ?? 'POST') !== 'POST') return call();
+    let result: Awaited<ReturnType<typeof call>> | undefined;
+    const { outcome, replayed } = await onceForKey(
+      { principalId: principal.id, key, operation: path, input: await getRawInput() },
+      async () => {
+        result = await call();
+        return result.ok ? { ok: true, output: result.data } : { ok: false, error: result.error };
+      },
+    );
+    if (!replayed) return result!;
+    ctx.responseHeaders['Idempotent-Replayed'] = 'true';
+    if (!outcome.ok) throw outcome.error;
+    // The stored answer stands in for the procedure's: it passed the output check when it was first given.
+    return { ok: true as const, data: outcome.output, marker: middlewareMarker } as unknown as Awaited<ReturnType<typeof call>>;
+  };
+  const result = await admitAndRun().catch((error: unknown) => {
+    throw inTermsOfTheCall(error, stage);
+  });
+  if (!result.ok && databaseFault(result.error)) throw inTermsOfTheCall(result.error, stage);
+  return result;
 });
+
+/** A database fault as the call's answer (503 or 507, see databaseFaultError); any other error, or one a service phrased itself, as it is. */
+function inTermsOfTheCall(error: unknown, stage: CallStage): unknown {
+  if ((error instanceof TRPCError ? error.cause : error) instanceof AppError) return error;
+  const fault = databaseFault(error);
+  return fault ? databaseFaultError(fault, stage, error) : error;
+}

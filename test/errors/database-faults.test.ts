@@ -54,7 +54,7 @@ describe('a full disk, whichever store reports it', () => {
         expect(headers).toEqual({});
       }
       // A query is not told of a change it was not making.
-      expect(toErrorResponse(error, 'standard', false).body.error).toMatch(
+      expect(toErrorResponse(error, 'standard', 'read').body.error).toMatch(
         /^The disk under DATA_DIR is full: this call could not store what it needed\./,
       );
     });

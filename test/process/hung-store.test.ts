@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
 import { testSecretsKey } from '../support/api-server.ts';
 import { projectRoot } from '../support/processes.ts';
@@ -38,9 +39,9 @@ const leadsOf = (count: number, prefix: string) =>
 /**
  * Stops the store (SIGSTOP) under a running service and checks what its clients and a supervisor see: calls answer
  * 503 database_unavailable with Retry-After within the bound, /healthz 503; then SIGCONT, and the same process serves
- * reads, writes and background jobs again.
+ * reads, writes and background jobs again. `storeUri` reaches the service's database directly.
  */
-async function hangAndResume(port: number, storePid: number, apiKey: string) {
+async function hangAndResume(port: number, storePid: number, storeUri: string, { apiKey, workspaceId }: Workspace) {
   const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
@@ -53,6 +54,20 @@ async function hangAndResume(port: number, storePid: number, apiKey: string) {
   };
   expect((await call('POST', '/api/leads', { leads: leadsOf(3, 'before-') })).status).toBe(201);
 
+  // A write under way when the store stops: an import admitted (its use of the rate limit recorded) that waits for the
+  // workspace's turn to store leads, which the test holds.
+  const store = await new MongoClient(storeUri, { serverSelectionTimeoutMS: 5_000 }).connect();
+  const turns = store.db().collection<{ _id: string; holder: string; until: Date }>('lead_cap_turns');
+  await turns.updateOne({ _id: workspaceId }, { $set: { holder: 'the test', until: new Date(Date.now() + 600_000) } }, { upsert: true });
+  const recorded = async () =>
+    (await store.db().collection<{ hits: number[] }>('rate_limit_windows').find().toArray()).reduce(
+      (sum, { hits }) => sum + hits.length,
+      0,
+    );
+  const before = await recorded();
+  const underWay = call('POST', '/api/leads', { leads: leadsOf(2, 'under-way-') });
+  await waitFor('the import to be admitted', async () => (await recorded()) > before, 10_000);
+
   killAfterTest(storePid);
   process.kill(storePid, 'SIGSTOP');
   try {
@@ -63,12 +78,13 @@ async function hangAndResume(port: number, storePid: number, apiKey: string) {
       body: { ok: false, database: 'unavailable', error: expect.any(String) },
     });
 
-    const [read, write, trpc] = await Promise.all([
+    const [interrupted, read, write, trpc] = await Promise.all([
+      underWay,
       call('GET', '/api/leads?q=before-'),
       call('POST', '/api/leads', { leads: leadsOf(2, 'during-') }),
       fetch(`${base}/trpc/leads.capacity`, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(answerWithinMs) }),
     ]);
-    for (const answer of [read, write]) {
+    for (const answer of [interrupted, read, write]) {
       expect(answer).toMatchObject({
         status: 503,
         body: { code: 'database_unavailable', error: expect.stringContaining('DATABASE_TIMEOUT_MS') },
@@ -76,8 +92,10 @@ async function hangAndResume(port: number, storePid: number, apiKey: string) {
       expect(Number(answer.retryAfter)).toBeGreaterThan(0);
       expect(answer.body.retryAfter).toBe(Number(answer.retryAfter));
     }
-    // The write may have reached the store before it stopped: it is not said to have failed.
-    expect(write.body.error).toContain('may or may not have been applied');
+    // The write under way may have reached the store before it stopped: it is not said to have failed. One refused
+    // before it began (its credential could not be read) was not applied, and a read changes nothing.
+    expect(interrupted.body.error).toContain('may or may not have been applied');
+    expect(write.body.error).toContain("This call's change was not applied.");
     expect(read.body.error).not.toContain('applied');
     expect(trpc.status).toBe(503);
     expect(trpc.headers.get('retry-after')).not.toBe(null);
@@ -86,6 +104,8 @@ async function hangAndResume(port: number, storePid: number, apiKey: string) {
   }
 
   await waitFor('/healthz to answer 200 again', async () => (await healthStatus(port)) === 200, 20_000);
+  await turns.deleteOne({ _id: workspaceId });
+  await store.close();
   expect(await call('GET', '/api/leads?q=before-')).toMatchObject({ status: 200, body: { total: 3 } });
   expect(await call('POST', '/api/leads', { leads: leadsOf(2, 'after-') })).toMatchObject({ status: 201, body: { created: 2 } });
   // Background jobs run again: an agent run (no search configured) is taken by the worker and ended.
@@ -98,7 +118,12 @@ async function hangAndResume(port: number, storePid: number, apiKey: string) {
   );
 }
 
-const createWorkspace = (env: Record<string, string>) => {
+interface Workspace {
+  apiKey: string;
+  workspaceId: string;
+}
+
+const createWorkspace = (env: Record<string, string>): Workspace => {
   const created = spawnSync(
     process.execPath,
     ['src/cli/main.ts', 'workspace', 'create', '--name', 'Hung', '--plan', 'pro', '--email', 'h@hung.test'],
@@ -109,7 +134,7 @@ const createWorkspace = (env: Record<string, string>) => {
     },
   );
   expect(created.status, created.stderr).toBe(0);
-  return (JSON.parse(created.stdout) as { apiKey: string }).apiKey;
+  return JSON.parse(created.stdout) as Workspace;
 };
 
 describe('a store that stops answering', () => {
@@ -121,9 +146,10 @@ describe('a store that stops answering', () => {
     const port = await freePort();
     const service = startMain({ DATA_DIR: dataDir, PORT: String(port), ...bounds });
     await waitForHealthy(service, port);
-    const apiKey = createWorkspace({ DATA_DIR: dataDir });
+    const workspace = createWorkspace({ DATA_DIR: dataDir });
 
-    await hangAndResume(port, embeddedState(dataDir).pid, apiKey);
+    const { pid, port: storePort } = embeddedState(dataDir);
+    await hangAndResume(port, pid, `mongodb://127.0.0.1:${storePort}/leadops`, workspace);
     expect(service.child.exitCode).toBe(null);
   }, 180_000);
 
@@ -134,9 +160,9 @@ describe('a store that stops answering', () => {
     const env = { MONGODB_URI: `mongodb://127.0.0.1:${storePort}/hung`, SECRETS_KEY: testSecretsKey };
     const service = startMain({ ...env, PORT: String(port), ...bounds });
     await waitForHealthy(service, port);
-    const apiKey = createWorkspace(env);
+    const workspace = createWorkspace(env);
 
-    await hangAndResume(port, store.pid, apiKey);
+    await hangAndResume(port, store.pid, env.MONGODB_URI, workspace);
     expect(service.child.exitCode).toBe(null);
   }, 180_000);
 });

@@ -93,7 +93,7 @@ export function createCsvRoute<Row>(
         res.destroy();
         return;
       }
-      const { status, body, headers } = toErrorResponse(error, 'standard', false);
+      const { status, body, headers } = toErrorResponse(error, 'standard', 'read');
       if (status >= 500) options.onFault(error);
       sendJson(res, status, body, { ...ctx.responseHeaders, ...headers });
     } finally {

@@ -68,8 +68,7 @@ export function createMcpEndpoint(appRouter: AppRouter, options: { rateLimitPerM
         const output = await call(ctx, tool.path, takesInput ? (request.params.arguments ?? {}) : undefined);
         return toolResult(tool, output);
       } catch (error) {
-        const { body } = toErrorResponse(error, 'standard', tool.def.type !== 'query');
-        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
+        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(toErrorResponse(error).body) }] };
       }
     });
     // Stateless: a server and transport per request, nothing kept between them.

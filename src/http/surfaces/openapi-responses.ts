@@ -9,9 +9,10 @@ import type { Meta } from '../../trpc/init.ts';
  * it can really answer:
  * - every operation: 500, and the server's own 414 (URL over 8,192
  *   characters or Node's limit) and 431 (headers over Node's limit), which are
- *   answered before any route and so always in the standard style; and the
- *   database's faults, 503 `database_unavailable` and 507 `storage_full`
- *   (every call reads the credential from the database);
+ *   answered before any route and so always in the standard style; and 503
+ *   `database_unavailable` (every call reads its credential from the database);
+ * - one that changes data (every method but GET, and a GET whose meta says
+ *   `changesData`): 507 `storage_full`;
  * - an authenticated one: 401, 429, 403 `missing_permission` (unless any valid
  *   credential may call it) and its plan gate's code;
  * - one that takes input: 400 `validation_failed`, and with a JSON body
@@ -38,7 +39,8 @@ export interface OperationFacts {
 
 /** The codes an operation can answer, in errorStatus order. */
 export function errorCodesOf({ method, path, meta, takesInput }: OperationFacts): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['unauthorized', 'rate_limited', 'internal_error', 'database_unavailable', 'storage_full']);
+  const codes = new Set<ErrorCode>(['unauthorized', 'rate_limited', 'internal_error', 'database_unavailable']);
+  if (method.toUpperCase() !== 'GET' || meta.changesData) codes.add('storage_full');
   if (meta.permission !== 'any') codes.add('missing_permission');
   if (meta.plan) codes.add(meta.planError ?? 'plan_required');
   if (takesInput) {

@@ -70,7 +70,7 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
         typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
       sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
     } catch (error) {
-      const { status, body, headers } = toErrorResponse(error, route?.procedure.meta?.errorStyle, route?.procedure.type !== 'query');
+      const { status, body, headers } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
       sendJson(res, status, body, { ...ctx?.responseHeaders, ...headers });
     }

@@ -36,11 +36,11 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
   const types = new ZodToGraphQL(builder);
   const callProcedure = procedureCaller(appRouter);
 
-  const call = async (path: string, changesData: boolean, input: unknown, context: GraphQLContext) => {
+  const call = async (path: string, input: unknown, context: GraphQLContext) => {
     try {
       return await callProcedure(context.requestContext, path, input);
     } catch (error) {
-      const { status, body, headers } = toErrorResponse(error, errorStyleOf(path), changesData);
+      const { status, body, headers } = toErrorResponse(error, errorStyleOf(path));
       if (status >= 500) onFault(error);
       Object.assign(context.requestContext.responseHeaders, headers);
       throw new GraphQLError(body.error, { extensions: { ...body, status } });
@@ -65,7 +65,7 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
         description: meta?.openapi?.summary,
         args: types.args(inputs[0], typeName(path), t),
         resolve: (_root: unknown, args: Record<string, unknown>, context: GraphQLContext) =>
-          call(path, type !== 'query', takesInput ? nullsAsZodAccepts(inputs[0]!, args) : undefined, context),
+          call(path, takesInput ? nullsAsZodAccepts(inputs[0]!, args) : undefined, context),
       });
     if (type === 'query') builder.queryField(name, field);
     else builder.mutationField(name, field);

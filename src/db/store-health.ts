@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers';
 import mongoose from 'mongoose';
 import { settings } from '../config.ts';
 import { databaseFault, storageFullError } from '../errors/database-faults.ts';

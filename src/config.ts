@@ -17,7 +17,7 @@ const envSchema = z.object({
   FERRETDB_BIN: z.string().optional(),
   /** How long a service keeps running without its database connection before it exits, so a supervisor restarts it. */
   DATABASE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
-  /** How long a call waits for a database that does not answer before it answers 503 database_unavailable (see src/db/connection.ts). */
+  /** About the longest a call waits for a database that does not answer before it answers 503 database_unavailable (see src/db/connection.ts). */
   DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /**
    * `auto` detects FerretDB and then serializes conditional updates in the process; `mongodb` takes the

@@ -4,18 +4,21 @@ import { databaseFault } from '../errors/database-faults.ts';
 import { log } from '../logger.ts';
 
 /**
- * How long the driver waits for a database that does not answer (DATABASE_TIMEOUT_MS): to select it, to take a
- * pooled connection, to open one (handshake included), and for the answer to its heartbeat, sent every second. A
- * store that misses it is marked unreachable: the operations waiting on it fail at once (their connections are
- * closed under them) and the next ones wait for it at most the bound. A slow operation on a store that answers its
- * heartbeat is not cut short; an operation that gets no reply for six times the bound (the store answers heartbeats
- * but not it, as under a stalled disk) is. Each option the connection string names itself wins.
+ * The driver's waits on a database that does not answer, from DATABASE_TIMEOUT_MS, so that a call answers within
+ * about the bound: half of it to learn that the store stopped answering (its heartbeat, sent every second, given
+ * up on after half the bound: the store is then marked unreachable, and the operations waiting on it fail at once,
+ * their connections closed under them), and half for the one more try the driver gives a read (selecting the store
+ * again). Selecting the store, taking a pooled connection and opening one wait half the bound too. A slow
+ * operation on a store that answers its heartbeat is not cut short; one that gets no reply for six times the bound
+ * (the store answers heartbeats but not it, as over a stalled disk) is. Each option the connection string names
+ * itself wins.
  */
 function waitBounds(uri: string, timeoutMs: number) {
+  const half = Math.ceil(timeoutMs / 2);
   const bounds = {
-    serverSelectionTimeoutMS: timeoutMs,
-    waitQueueTimeoutMS: timeoutMs,
-    connectTimeoutMS: timeoutMs,
+    serverSelectionTimeoutMS: half,
+    waitQueueTimeoutMS: half,
+    connectTimeoutMS: half,
     heartbeatFrequencyMS: 1_000,
     socketTimeoutMS: timeoutMs * 6,
   };

@@ -12,9 +12,9 @@ export interface HealthReport {
   body: { ok: boolean; database?: 'unavailable'; storage?: 'full'; since?: string; error?: string };
 }
 
-/** How long /healthz waits for the database to answer its ping: a few seconds at most, whatever DATABASE_TIMEOUT_MS. */
-const pingBoundMs = () => Math.min(2_000, settings().DATABASE_TIMEOUT_MS);
-/** A probe's answer is reused this long, so that polling /healthz costs the store one ping (and one write while full) a second. */
+/** How long /healthz waits for the database to answer: a few seconds at most, whatever DATABASE_TIMEOUT_MS. */
+const answerBoundMs = () => Math.min(2_000, settings().DATABASE_TIMEOUT_MS);
+/** A probe's answer is reused this long, so that polling /healthz costs the store one question (and one write while full) a second. */
 const reuseMs = 1_000;
 
 interface Probe {
@@ -25,7 +25,7 @@ interface Probe {
   settled?: { at: number; answered: boolean };
 }
 
-/** One probe at a time: a store that does not answer holds one ping, not one per /healthz request. */
+/** One probe at a time: a store that does not answer holds one question, not one per /healthz request. */
 function reusable(run: () => Promise<unknown>): () => Probe {
   let probe: Probe | undefined;
   return () => {
@@ -57,7 +57,7 @@ async function answered(probe: Probe, boundMs: number): Promise<boolean> {
 }
 
 /** `hello`, as the driver's heartbeat: FerretDB answers it without its storage (its `ping` waits for the catalogue, which DDL holds). */
-const ping = reusable(() => mongoose.connection.db!.command({ hello: 1 }));
+const hello = reusable(() => mongoose.connection.db!.command({ hello: 1 }));
 
 /**
  * A full disk as writes met it: since when, and the last write it refused. SQLite can still fit a small write in
@@ -90,10 +90,10 @@ export function noteDatabaseFault(error: unknown): void {
   log.error(`storage full: ${where} has no space left; writes answer 507 storage_full until space is freed, reads are served`);
 }
 
-/** The service's health as /healthz reports it: the database answering its ping, and whether writes fail for lack of space. */
+/** The service's health as /healthz reports it: the database answering, and whether writes fail for lack of space. */
 export async function healthReport(): Promise<HealthReport> {
-  const bound = pingBoundMs();
-  if (!databaseReady() || !(await answered(ping(), bound))) {
+  const bound = answerBoundMs();
+  if (!databaseReady() || !(await answered(hello(), bound))) {
     const error = databaseReady()
       ? `The database did not answer within ${bound} ms`
       : 'The database connection is down; the driver is reconnecting';

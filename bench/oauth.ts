@@ -3,7 +3,7 @@
  * through the real API server in this process, with a pool of keys and a
  * pool of access tokens (each held under the real 60/minute limit), with
  * BENCH_STORED (default 5,000) other tokens in the store; the floor is
- * /healthz (no credential, no database).
+ * /healthz (no credential; it asks the database at most once a second).
  *
  *   npm run bench:oauth                      # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:oauth

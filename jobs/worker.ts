@@ -3,6 +3,8 @@ import { exponential, type Agenda, type Job } from 'agenda';
 import { chromiumProblem } from '../scrapers/chromium.ts';
 import { settings } from '../src/config.ts';
 import { isDatabaseUnreachable } from '../src/db/connection.ts';
+import { noteDatabaseFault } from '../src/db/store-health.ts';
+import { databaseFault } from '../src/errors/database-faults.ts';
 import { log, outsideRequest } from '../src/logger.ts';
 import { jobRuns } from '../src/metrics/metrics.ts';
 import { startEventDispatcher } from './event-dispatcher.ts';
@@ -48,9 +50,13 @@ async function handle(handler: JobHandler, job: Job, lockLifetimeMs: number) {
     await forgetJobStarts(jobId);
     jobRuns.inc({ job: contract.name, outcome: 'completed' });
   } catch (error) {
-    // The database going away fails whatever runs at that moment; the connection watcher reports it once, on its own line.
+    // The database going away fails whatever runs at that moment; the connection watcher reports it once, on its own
+    // line. A full disk is reported once too, and on /healthz, until a write succeeds again.
+    noteDatabaseFault(error);
     if (isDatabaseUnreachable(error))
       log.info('job failed: the database is unreachable', { job: contract.name, attempt, error: messageOf(error) });
+    else if (databaseFault(error) === 'storage_full')
+      log.warn('job failed: storage full', { job: contract.name, attempt, error: messageOf(error) });
     else log.error('job failed', { job: contract.name, attempt, error: messageOf(error) });
     if (!lastAttempt) {
       jobRuns.inc({ job: contract.name, outcome: 'failed' });

@@ -48,7 +48,7 @@ export const errorBody = z
     retryAfter: count
       .optional()
       .describe(
-        "`rate_limited`: seconds until the key's one-minute window ends and its count starts again (also the Retry-After header); `smtp_unavailable`: seconds worth waiting before trying again.",
+        "`rate_limited`: seconds until the key's one-minute window ends and its count starts again; `smtp_unavailable`, `database_unavailable`: seconds worth waiting before trying again. Also the Retry-After header.",
       ),
     used: count.optional().describe('`lead_limit`: leads stored now; `key_limit`: active API keys now.'),
     limit: count.optional().describe("`lead_limit`: the plan's cap on stored leads; `key_limit`: the plan's cap on active API keys."),
@@ -70,6 +70,15 @@ export const errorBody = z
         "`conflict` on changing a campaign or enrolling in it: the campaign's status now; on cancelling a validation job that has ended: its status.",
       ),
     cap: count.optional().describe("`inbox_cap_reached`: the inbox's cap today (sends in any rolling 24 hours)."),
+    stored: z
+      .array(
+        z.object({
+          index: count.describe("The lead's place in the request's `leads` (from 0)."),
+          id: uuid.describe('The id it was stored under.'),
+        }),
+      )
+      .optional()
+      .describe('`storage_full` on an import: the leads stored before the disk filled (the others were not).'),
     smtpCode: z
       .string()
       .nullable()

@@ -30,6 +30,8 @@ export const errorStatus = {
   headers_too_large: 431,
   internal_error: 500,
   smtp_unavailable: 503,
+  database_unavailable: 503,
+  storage_full: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -17,6 +17,8 @@ const envSchema = z.object({
   FERRETDB_BIN: z.string().optional(),
   /** How long a service keeps running without its database connection before it exits, so a supervisor restarts it. */
   DATABASE_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** About the longest a call waits for a database that does not answer before it answers 503 database_unavailable (see src/db/connection.ts). */
+  DATABASE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /**
    * `auto` detects FerretDB and then serializes conditional updates in the process; `mongodb` takes the
    * store's updates as atomic whatever it is (CI runs the suite this way to execute MongoDB's code path).

@@ -40,7 +40,7 @@ export async function openDatabase(config: Config, options: Options): Promise<()
       });
   const uri = config.MONGODB_URI ?? embedded!.uri;
   try {
-    await connectDatabase(uri);
+    await connectDatabase(uri, config.DATABASE_TIMEOUT_MS);
   } catch (error) {
     await embedded?.stop();
     throw error;

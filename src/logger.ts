@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { databaseFault } from './errors/database-faults.ts';
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 type Level = keyof typeof levels;
@@ -81,8 +82,23 @@ export const log = {
   error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
 };
 
-/** Server faults are logged in full here, and only here: clients get a generic 500. */
+/**
+ * Server faults are logged in full here, and only here: clients get a generic 500. A database fault (the store
+ * not answering, its disk full) is the store's, not a bug here: one warning naming it, without a stack.
+ */
 export const logFault = (error: unknown) => {
   const cause = (error as { cause?: unknown }).cause ?? error;
+  const fault = databaseFault(cause);
+  if (fault)
+    return log.warn(`request failed: ${fault === 'storage_full' ? 'storage full' : 'database unavailable'}`, {
+      error: String(root(cause)),
+    });
   log.error('request failed', { error: cause instanceof Error ? cause.stack : String(cause) });
+};
+
+/** The error at the end of a chain of causes: the store's own, under the answer made of it. */
+const root = (error: unknown): unknown => {
+  let current = error;
+  while (current instanceof Error && current.cause !== undefined) current = current.cause;
+  return current;
 };

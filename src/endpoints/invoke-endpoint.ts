@@ -16,6 +16,8 @@ export const invokeEndpointProcedure = apiProcedure
     ...invokeRestMeta,
     errors: invokeErrors,
     restInput: paramsFromRest,
+    // A GET that runs a scrape and charges for it.
+    changesData: true,
     // Its query parameters are each endpoint's own: /openapi.json documents them per endpoint (src/http/surfaces/openapi.ts).
     openapi: {
       method: 'GET',

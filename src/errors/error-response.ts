@@ -1,5 +1,7 @@
 import { TRPCError } from '@trpc/server';
+import { noteDatabaseFault } from '../db/store-health.ts';
 import { AppError } from './app-error.ts';
+import { databaseFault, databaseFaultError, type CallStage } from './database-faults.ts';
 import { errorStatus, type ErrorCode } from '../../schema/error-codes.ts';
 
 export interface ErrorBody {
@@ -47,10 +49,15 @@ const codeOfTrpcError: Partial<Record<TRPCError['code'], ErrorCode>> = {
   METHOD_NOT_SUPPORTED: 'method_not_allowed',
 };
 
-function standardResponse(error: unknown): { status: number; body: ErrorBody } {
+const fromAppError = (error: AppError) => ({ status: error.status, body: { error: error.message, code: error.code, ...error.extra } });
+
+function standardResponse(error: unknown, stage: CallStage): { status: number; body: ErrorBody } {
   // Callers and middleware wrap what a procedure throws in a TRPCError; the service's error is its cause.
   const cause = error instanceof TRPCError && error.cause ? error.cause : error;
-  if (cause instanceof AppError) return { status: cause.status, body: { error: cause.message, code: cause.code, ...cause.extra } };
+  noteDatabaseFault(cause);
+  if (cause instanceof AppError) return fromAppError(cause);
+  const fault = databaseFault(cause);
+  if (fault) return fromAppError(databaseFaultError(fault, stage));
   if (error instanceof TRPCError) {
     const issues = (error.cause as { issues?: unknown } | undefined)?.issues;
     if (error.code === 'BAD_REQUEST' && isIssueList(issues)) {
@@ -79,14 +86,32 @@ const scrapingErrorTypes: Partial<Record<ErrorCode, string>> = {
   validation_failed: 'validation_error',
 };
 
-/** The status and `{ error, code, ... }` body for any thrown value, in the route's error style; REST, GraphQL and tRPC all answer from it. */
-export function toErrorResponse(error: unknown, style: ErrorStyle = 'standard'): { status: number; body: ErrorBody } {
-  const response = standardResponse(error);
-  if (style !== 'scraping') return response;
-  const { status, body } = response;
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  /** Headers the answer carries: `Retry-After` whenever the body has `retryAfter`; `Connection: close` for a body too large. */
+  headers: Record<string, string>;
+}
+
+/**
+ * The status, `{ error, code, ... }` body and headers for any thrown value, in the route's error style; every
+ * surface answers from it. A store's error that reports a database fault (src/errors/database-faults.ts) is
+ * answered 503 database_unavailable or 507 storage_full, saying what became of the call's change by its `stage`
+ * (procedures get theirs phrased by apiProcedure, which knows; elsewhere a call is taken to have started changing
+ * data unless told it only reads).
+ */
+export function toErrorResponse(error: unknown, style: ErrorStyle = 'standard', stage: CallStage = 'started'): ErrorResponse {
+  const { status, body } = standardResponse(error, stage);
+  const headers: Record<string, string> = {
+    ...(typeof body.retryAfter === 'number' && { 'Retry-After': String(body.retryAfter) }),
+    // A body refused for its size is left unread: closing the connection stops the client sending it.
+    ...(body.code === 'payload_too_large' && { Connection: 'close' }),
+  };
+  if (style !== 'scraping') return { status, body, headers };
   return {
     status: body.code === 'insufficient_credits' ? 403 : status,
     body: { success: false, ...body, errorType: scrapingErrorTypes[body.code] ?? body.code },
+    headers,
   };
 }
 

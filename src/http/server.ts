@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
-import { databaseReady } from '../db/connection.ts';
+import { healthReport } from '../db/store-health.ts';
+import { toErrorResponse } from '../errors/error-response.ts';
 import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
 import { queueDepth } from '../jobs/queue.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
@@ -66,8 +67,8 @@ export function createApiServer(config: Config): Server {
         res.writeHead(302, { Location: 'docs' }); // relative: right under whatever path a proxy serves the API
         return res.end();
       case '/healthz': {
-        const ready = databaseReady();
-        return sendJson(res, ready ? 200 : 503, { ok: ready });
+        const { status, body } = await healthReport();
+        return sendJson(res, status, body);
       }
       case '/metrics':
         if (!config.METRICS_ENABLED) break;
@@ -104,8 +105,13 @@ export function createApiServer(config: Config): Server {
       if (cors(req, res)) return;
       return route(req, res).catch((error: unknown) => {
         logFault(error);
-        if (!res.headersSent) sendJson(res, 500, { error: 'Internal server error', code: 'internal_error' });
-        else res.destroy();
+        if (res.headersSent) return res.destroy();
+        const { status, body, headers } = toErrorResponse(
+          error,
+          'standard',
+          req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'started',
+        );
+        sendJson(res, status, body, headers);
       });
     });
   });

@@ -10,6 +10,7 @@ import { derivedKeys, toLead } from './lead-mapper.ts';
 import { inLeadCapTurn, leadLimit, leadLimitError } from './lead-cap.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { databaseFault, storageFullError } from '../errors/database-faults.ts';
 import { now } from '../clock.ts';
 
 interface Origin {
@@ -37,11 +38,42 @@ type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: st
  * keys as they are inserted, so a normal import reads no stored leads.
  * Only when the batch might not fit are the stored duplicates looked up
  * first, so that duplicates never cause a false lead_limit.
+ *
+ * A disk that fills during the import fails it with storage_full listing
+ * the leads stored before it did (`stored`: their place in the request and
+ * their id): without transactions they cannot be undone, nor deleted on a
+ * full disk. Sent again once space is freed, they count as duplicates.
  */
 export async function importLeads(
   workspaceId: string,
   input: z.infer<typeof importLeadsInput>,
   origin: Origin = {},
+): Promise<z.infer<typeof importLeadsOutput>> {
+  // Chosen up front, so that the leads stored before a failure can be found.
+  const leadIds = input.leads.map((_, index) => origin.leadIds?.[index] ?? timeOrderedId());
+  try {
+    return await storeLeads(workspaceId, input, { ...origin, leadIds });
+  } catch (error) {
+    if (databaseFault(error) !== 'storage_full') throw error;
+    throw await storedBeforeFull(leadIds, error);
+  }
+}
+
+/** The storage_full answer to an import the disk filled under: which of its leads are stored. */
+async function storedBeforeFull(leadIds: string[], cause: unknown) {
+  const found = new Set((await Lead.find({ _id: { $in: leadIds } }, { _id: 1 }).lean()).map((doc) => doc._id));
+  const stored = leadIds.flatMap((id, index) => (found.has(id) ? [{ index, id }] : []));
+  return storageFullError(
+    `${stored.length} of ${leadIds.length} leads were stored before it filled (\`stored\` lists them by their place in the request)`,
+    { stored },
+    cause,
+  );
+}
+
+async function storeLeads(
+  workspaceId: string,
+  input: z.infer<typeof importLeadsInput>,
+  origin: Origin & { leadIds: string[] },
 ): Promise<z.infer<typeof importLeadsOutput>> {
   const customKeys = columnKeys(input.leads);
   const columns = await columnsFor(workspaceId, customKeys);
@@ -102,11 +134,11 @@ function withCheckedCustomValues(leads: NewLead[], columns: ColumnsByKey): NewLe
 }
 
 /** Drops leads repeating an earlier lead's email or LinkedIn URL in the same batch. */
-function uniqueWithinBatch(leads: NewLead[], ids?: string[]): Candidate[] {
+function uniqueWithinBatch(leads: NewLead[], ids: string[]): Candidate[] {
   const seen = new Set<string>();
   const unique: Candidate[] = [];
   for (const [index, given] of leads.entries()) {
-    const _id = ids?.[index] ?? timeOrderedId();
+    const _id = ids[index]!;
     // A work address names the company: its domain is the lead's when none was given.
     const lead = given.domain ? given : { ...given, domain: workDomainOf(given.email) ?? given.domain };
     const keys = derivedKeys(lead, _id);

@@ -48,6 +48,11 @@ export type Meta = OpenApiMeta<{
   restBody?: (output: never) => unknown;
   /** How errors are answered (see ErrorStyle); the scraping routes answer with `success: false` and an `errorType`. */
   errorStyle?: ErrorStyle;
+  /**
+   * A query that changes data all the same (a GET of a published endpoint runs a scrape and charges for it): like a
+   * mutation, it can answer 507 storage_full, and a database fault's answer says its change may have been applied.
+   */
+  changesData?: true;
 }>;
 
 const t = initTRPC

@@ -68,7 +68,7 @@ describe('the OpenAPI contract check', () => {
     delete (tampered.paths['/api/user']!.get!.responses as Record<string, unknown>)['401'];
     vi.spyOn(served, 'check').mockImplementationOnce((...args) => contractFor(JSON.stringify(tampered)).check(...args));
     await expect(server.request('GET', '/api/user')).rejects.toThrow(
-      'OpenAPI contract: GET /api/user → 401, which paths["/api/user"].get does not document (it documents 200, 414, 429, 431, 500)',
+      'OpenAPI contract: GET /api/user → 401, which paths["/api/user"].get does not document (it documents 200, 414, 429, 431, 500, 503)',
     );
   });
 });

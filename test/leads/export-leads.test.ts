@@ -152,6 +152,6 @@ describe('GET /api/leads/export', () => {
     expect(operation.description).toContain('Permission: `read`.');
     expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['q', 'status', 'agent_run_id', 'brand']);
     expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
-    expect(Object.keys(operation.responses)).toEqual(['200', '400', '401', '403', '404', '414', '429', '431', '500']);
+    expect(Object.keys(operation.responses)).toEqual(['200', '400', '401', '403', '404', '414', '429', '431', '500', '503']);
   });
 });

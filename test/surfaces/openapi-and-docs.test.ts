@@ -153,13 +153,22 @@ describe('OpenAPI document and reference page', () => {
     // The server's own 414 and 431 come before any route: never scraping-style.
     expect(body(start, 414).allOf[0].$ref).toBe('#/components/schemas/Error');
     // Only what can happen: no 403 or 400 for a call any key may make without input, no 404 without ids or lookups.
-    expect(Object.keys(paths['/api/user'].get.responses)).toEqual(['200', '401', '414', '429', '431', '500']);
-    expect(Object.keys(paths['/api/leads/capacity'].get.responses)).toEqual(['200', '401', '403', '414', '429', '431', '500']);
+    expect(Object.keys(paths['/api/user'].get.responses)).toEqual(['200', '401', '414', '429', '431', '500', '503']);
+    expect(Object.keys(paths['/api/leads/capacity'].get.responses)).toEqual(['200', '401', '403', '414', '429', '431', '500', '503']);
     for (const [path, operations] of Object.entries(paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
       for (const [method, operation] of Object.entries(operations)) {
-        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '414', '429', '431', '500']));
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(['401', '414', '429', '431', '500', '503']),
+        );
       }
     }
+    // The database's faults: 503 everywhere, with when to retry; 507 (a full disk) where the call changes data, a GET
+    // of a published endpoint included (it runs a scrape).
+    expect(codes(paths['/api/leads'].get, 503)).toEqual(['database_unavailable']);
+    expect(paths['/api/leads'].get.responses['503'].headers['Retry-After']).toBeDefined();
+    expect(codes(paths['/api/leads'].post, 507)).toEqual(['storage_full']);
+    expect(codes(paths['/v1/e/{slug}'].get, 507)).toEqual(['storage_full']);
+    expect(paths['/api/leads'].get.responses['507']).toBeUndefined();
   });
 
   it('types the error bodies once, with every code and extra field, and nothing the server never sends', async () => {
@@ -189,6 +198,7 @@ describe('OpenAPI document and reference page', () => {
         'campaigns',
         'status',
         'cap',
+        'stored',
         'smtpCode',
         'emailStatus',
       ].sort(),

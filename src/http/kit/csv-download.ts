@@ -74,7 +74,7 @@ export function createCsvRoute<Row>(
     const ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
     let rows: AsyncGenerator<Row> | undefined;
     try {
-      const principal = await admitCall(ctx, access);
+      const principal = await admitCall(ctx, access, false);
       const download = await open(principal, req);
       rows = download.rows;
       // The first batch is read before the head is written, so a database that fails at once still gets a JSON 500.
@@ -93,9 +93,9 @@ export function createCsvRoute<Row>(
         res.destroy();
         return;
       }
-      const { status, body } = toErrorResponse(error);
+      const { status, body, headers } = toErrorResponse(error, 'standard', 'read');
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, ctx.responseHeaders);
+      sendJson(res, status, body, { ...ctx.responseHeaders, ...headers });
     } finally {
       // Closes the cursor however the stream ended (a no-op once the rows were all read).
       await rows?.return(undefined);

@@ -7,7 +7,7 @@ import { AppError } from '../../errors/app-error.ts';
  * MCP and the domains' forms), so a body gets the same answer wherever it is
  * sent: over `maxBytes` it is 413 before a byte is read when its length is
  * declared, and once that many bytes came when it is chunked (the rest is left
- * unread: answer with `refusalHeaders` to close the connection); a declared
+ * unread: toErrorResponse's headers close the connection); a declared
  * length the body does not match, or a client that goes away mid-body, is 400.
  */
 async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
@@ -22,10 +22,6 @@ async function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<Bu
     throw error;
   }
 }
-
-/** Headers for the answer to a refused body: a body left unread closes the connection, so the client stops sending it. */
-export const refusalHeaders = (error: unknown): Record<string, string> =>
-  error instanceof AppError && error.code === 'payload_too_large' ? { Connection: 'close' } : {};
 
 /**
  * UTF-8, strictly: a byte sequence that is not UTF-8 is refused rather than

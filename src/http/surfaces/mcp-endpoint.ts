@@ -10,7 +10,7 @@ import type { AppRouter } from '../../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';
-import { readJsonBody, refusalHeaders } from '../kit/request-body.ts';
+import { readJsonBody } from '../kit/request-body.ts';
 import { sendJson } from '../kit/send-json.ts';
 
 interface Tool {
@@ -52,10 +52,10 @@ export function createMcpEndpoint(
       principal = await authenticate(req.headers.authorization);
       body = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
     } catch (error) {
-      const { status, body } = toErrorResponse(error);
+      const { status, body, headers } = toErrorResponse(error);
       if (status >= 500) options.onFault(error);
       const challenge = { 'WWW-Authenticate': `Bearer resource_metadata="${baseUrl()}/.well-known/oauth-protected-resource/mcp"` };
-      return sendJson(res, status, body, status === 401 ? challenge : refusalHeaders(error));
+      return sendJson(res, status, body, status === 401 ? challenge : headers);
     }
     const mine = tools.filter((tool) => allowed(principal, tool.def));
     const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });

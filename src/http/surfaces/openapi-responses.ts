@@ -9,7 +9,10 @@ import type { Meta } from '../../trpc/init.ts';
  * it can really answer:
  * - every operation: 500, and the server's own 414 (URL over 8,192
  *   characters or Node's limit) and 431 (headers over Node's limit), which are
- *   answered before any route and so always in the standard style;
+ *   answered before any route and so always in the standard style; and 503
+ *   `database_unavailable` (every call reads its credential from the database);
+ * - one that changes data (every method but GET, and a GET whose meta says
+ *   `changesData`): 507 `storage_full`;
  * - an authenticated one: 401, 429, 403 `missing_permission` (unless any valid
  *   credential may call it) and its plan gate's code;
  * - one that takes input: 400 `validation_failed`, and with a JSON body
@@ -36,7 +39,8 @@ export interface OperationFacts {
 
 /** The codes an operation can answer, in errorStatus order. */
 export function errorCodesOf({ method, path, meta, takesInput }: OperationFacts): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['unauthorized', 'rate_limited', 'internal_error']);
+  const codes = new Set<ErrorCode>(['unauthorized', 'rate_limited', 'internal_error', 'database_unavailable']);
+  if (method.toUpperCase() !== 'GET' || meta.changesData) codes.add('storage_full');
   if (meta.permission !== 'any') codes.add('missing_permission');
   if (meta.plan) codes.add(meta.planError ?? 'plan_required');
   if (takesInput) {
@@ -55,11 +59,14 @@ interface ResponseObject {
   content: { 'application/json': { schema: Record<string, unknown> } };
 }
 
-const retryAfterHeader = {
-  'Retry-After': {
-    description: "Seconds until the key's one-minute window ends and its count starts again.",
-    schema: { type: 'integer', minimum: 0 },
+const retryAfterHeaders: Record<number, Record<string, unknown>> = {
+  429: {
+    'Retry-After': {
+      description: "Seconds until the key's one-minute window ends and its count starts again.",
+      schema: { type: 'integer', minimum: 0 },
+    },
   },
+  503: { 'Retry-After': { description: 'Seconds worth waiting before trying again.', schema: { type: 'integer', minimum: 0 } } },
 };
 
 /** One response per status: the style's body schema, its `code` narrowed to the codes answered with that status. */
@@ -78,7 +85,7 @@ export function errorResponses(codes: ErrorCode[], style: ErrorStyle = 'standard
   for (const [status, entry] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: `${STATUS_CODES[status]}: ${entry.codes.map((code) => `\`${code}\``).join(', ')}`,
-      ...(status === 429 && { headers: retryAfterHeader }),
+      ...(retryAfterHeaders[status] && { headers: retryAfterHeaders[status] }),
       content: { 'application/json': { schema: errorSchema(entry.style, entry.codes) } },
     };
   }

@@ -7,7 +7,7 @@ import type { AppRouter } from '../../router.ts';
 import { createRequestContext, type RequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { queryInput } from '../kit/query-input.ts';
-import { readJsonBody, refusalHeaders } from '../kit/request-body.ts';
+import { readJsonBody } from '../kit/request-body.ts';
 import { sendJson } from '../kit/send-json.ts';
 
 interface Route {
@@ -70,9 +70,9 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
         typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
       sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
     } catch (error) {
-      const { status, body } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
+      const { status, body, headers } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, { ...ctx?.responseHeaders, ...refusalHeaders(error) });
+      sendJson(res, status, body, { ...ctx?.responseHeaders, ...headers });
     }
   };
 }

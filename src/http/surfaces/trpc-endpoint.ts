@@ -4,7 +4,7 @@ import { toErrorResponse } from '../../errors/error-response.ts';
 import type { AppRouter } from '../../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { errorStyleOf } from '../../trpc/error-styles.ts';
-import { readJson, refusalHeaders } from '../kit/request-body.ts';
+import { readJson } from '../kit/request-body.ts';
 
 /** The tRPC endpoint for TypeScript clients (`@trpc/client` with the exported AppRouter type). */
 export function createTrpcEndpoint(
@@ -16,7 +16,7 @@ export function createTrpcEndpoint(
     basePath: '/trpc/',
     // The body is read by the reader every surface shares (its limit, its answer to a byte-order mark), before
     // tRPC: tRPC takes `req.body` instead of the stream, and answers an error passed on in its own shape.
-    middleware: (req: IncomingMessage & { body?: unknown }, res, next) => {
+    middleware: (req: IncomingMessage & { body?: unknown }, _res, next) => {
       if (req.method === 'GET' || req.method === 'HEAD') return next();
       readJson(req, options.maxBodyBytes).then(
         (body) => {
@@ -26,17 +26,16 @@ export function createTrpcEndpoint(
         (error: unknown) => {
           // A string body: tRPC reads nothing more of the stream the reader left.
           req.body = '';
-          for (const [name, value] of Object.entries(refusalHeaders(error))) res.setHeader(name, value);
           next(error);
         },
       );
     },
     createContext: ({ req }) => createRequestContext(req.headers, options.rateLimitPerMinute),
     responseMeta: ({ ctx, errors, paths }) => {
-      // A single call answers with the same HTTP status as REST; a batch keeps tRPC's own (207 when mixed).
+      // A single call answers with the same HTTP status (and Retry-After) as REST; a batch keeps tRPC's own (207 when mixed).
       const single = errors.length === 1 && (paths?.length ?? 1) === 1;
-      const status = single ? toErrorResponse(errors[0], errorStyleOf(paths?.[0])).status : undefined;
-      return { headers: ctx?.responseHeaders ?? {}, ...(status && { status }) };
+      const answer = single ? toErrorResponse(errors[0], errorStyleOf(paths?.[0])) : undefined;
+      return { headers: { ...ctx?.responseHeaders, ...answer?.headers }, ...(answer && { status: answer.status }) };
     },
     onError: ({ error, path }) => {
       if (toErrorResponse(error, errorStyleOf(path)).status >= 500) options.onFault(error);

@@ -5,7 +5,7 @@ import { createYoga, maskError } from 'graphql-yoga';
 import { toErrorResponse } from '../../../errors/error-response.ts';
 import type { AppRouter } from '../../../router.ts';
 import { createRequestContext } from '../../../trpc/context.ts';
-import { readJson, refusalHeaders } from '../../kit/request-body.ts';
+import { readJson } from '../../kit/request-body.ts';
 import { sendJson } from '../../kit/send-json.ts';
 import { buildGraphQLSchema, type GraphQLContext } from './graphql-schema.ts';
 import { queryLimitPlugins, type QueryLimits } from './query-limits.ts';
@@ -59,9 +59,9 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: Options) {
       try {
         req.body = (await readJson(req, options.maxBodyBytes))?.text;
       } catch (error) {
-        const { status, body } = toErrorResponse(error);
+        const { status, body, headers } = toErrorResponse(error);
         if (status >= 500) options.onFault(error);
-        return sendJson(res, status, { errors: [{ message: body.error, extensions: { ...body, status } }] }, refusalHeaders(error));
+        return sendJson(res, status, { errors: [{ message: body.error, extensions: { ...body, status } }] }, headers);
       }
     }
     return yoga.handle(req, res, {

@@ -60,10 +60,7 @@ async function hangAndResume(port: number, storePid: number, storeUri: string, {
   const turns = store.db().collection<{ _id: string; holder: string; until: Date }>('lead_cap_turns');
   await turns.updateOne({ _id: workspaceId }, { $set: { holder: 'the test', until: new Date(Date.now() + 600_000) } }, { upsert: true });
   const recorded = async () =>
-    (await store.db().collection<{ hits: number[] }>('rate_limit_windows').find().toArray()).reduce(
-      (sum, { hits }) => sum + hits.length,
-      0,
-    );
+    (await store.db().collection<{ count: number }>('rate_limit_windows').find().toArray()).reduce((sum, { count }) => sum + count, 0);
   const before = await recorded();
   const underWay = call('POST', '/api/leads', { leads: leadsOf(2, 'under-way-') });
   await waitFor('the import to be admitted', async () => (await recorded()) > before, 10_000);

@@ -110,7 +110,8 @@ export const raceTested = ['github.com/FerretDB/FerretDB/internal/util/fsql'];
 /**
  * Runs FerretDB's own unit tests of every package the series touches, in the patched module (made again from the
  * series first): go test's exit status and output. They run in the wrapper's module, so they are built with the
- * dependencies the binary is (its SQLite, for one), not the older ones FerretDB's own go.mod names.
+ * dependencies the binary is (its SQLite, for one), not the older ones FerretDB's own go.mod names; and as a debug
+ * build, as FerretDB's own Taskfile runs them (a leaked iterator or transaction panics).
  */
 export function testTouchedPackages(log: (line: string) => void) {
   ensureFerretDbBinary(log);
@@ -120,7 +121,7 @@ export function testTouchedPackages(log: (line: string) => void) {
   const packages = touchedPackages();
   const modFile = wrapperModFile('ferretdb-test');
   const goTest = (args: string[]) =>
-    spawnSync(go, ['test', `-modfile=${modFile}`, '-count=1', '-timeout=5m', ...args], {
+    spawnSync(go, ['test', `-modfile=${modFile}`, '-tags=ferretdb_debug', '-count=1', '-timeout=5m', ...args], {
       cwd: wrapperDir,
       encoding: 'utf8',
       env: { ...process.env, GOFLAGS: '-mod=mod' },

@@ -1,6 +1,6 @@
 /**
  * Builds the embedded FerretDB: the pinned module copied out of Go's module cache, the series of patches in
- * tools/ferretdb/patches applied in order, the wrapper built against it (tools/ferretdb/README.md); and FerretDB
+ * tools/ferretdb/patch applied in order, the wrapper built against it (tools/ferretdb/README.md); and FerretDB
  * as published, which the differential test compares it with. Also runs FerretDB's own unit tests of the packages
  * the series touches.
  */
@@ -15,7 +15,7 @@ import {
   goCommand,
   packagesOf,
   pathsOf,
-  patchesDir,
+  patchDir,
   refuseLooseDiffs,
   runGo,
   seriesPatches,
@@ -50,7 +50,7 @@ const isCurrent = (build: FerretDbBuild, hash: string) =>
 function preparePatchedModule(go: string) {
   refuseLooseDiffs();
   copyPristineModule(go, patchedModuleDir);
-  for (const patch of seriesPatches()) applyPatch(patchedModuleDir, join(patchesDir, patch));
+  for (const patch of seriesPatches()) applyPatch(patchedModuleDir, join(patchDir, patch));
 }
 
 /**
@@ -100,7 +100,7 @@ export const needsPostgreSql: Record<string, string> = {
 
 /** The packages the series touches (a file of theirs changed, added or removed by a patch), by import path. */
 export function touchedPackages(): string[] {
-  const paths = seriesPatches().flatMap((patch) => pathsOf(join(patchesDir, patch)));
+  const paths = seriesPatches().flatMap((patch) => pathsOf(join(patchDir, patch)));
   return packagesOf(patchedModuleDir, paths);
 }
 

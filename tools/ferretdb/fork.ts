@@ -5,7 +5,7 @@ import { buildWithout, check, exportSeries, open } from './repo.ts';
 
 const usage = `npm run -s ferretdb:fork -- <command>
   open [--force]          the series as a git repository in .tools/ferretdb-fork (FerretDB as published, a commit per patch)
-  export                  that repository's commits back to tools/ferretdb/patches
+  export                  that repository's commits back to tools/ferretdb/patch
   check [--from NNNN]     every patch applies on the one before and builds on its own (from NNNN on, if given)
   build --without NNNN    a binary of the series without that change (repeat --without to leave out more), -o <path>
   import <diff>...        loose diffs (tools/ferretdb/patch/NN-name.diff) made the next patches of the series`;

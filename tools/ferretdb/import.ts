@@ -4,14 +4,14 @@
  * exported and checked, in one command.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { check, exportSeries, forkDir, git, go, open, requireInSync } from './repo.ts';
 import {
   applyPatch,
   copyPristineModule,
   filesUnder,
-  looseDiffsDir,
+  looseDiffs,
   projectRoot,
   runOrThrow,
   seriesPatches,
@@ -36,8 +36,8 @@ function baseOf(diff: string): string {
 }
 
 /**
- * Builds the module tree the series at a project commit made, into dir: from tools/ferretdb/patches, or from the
- * layout before it (numbered diffs in tools/ferretdb/patch, then the files in patch/files).
+ * Builds the module tree the series at a project commit made, into dir: its patches, then its loose diffs (one may
+ * have been made on another not yet imported), then the files of the layout before the series (patch/files).
  */
 function seriesTreeAt(rev: string, dir: string) {
   const source = mkdtempSync(join(toolsDir, 'ferretdb-source-'));
@@ -45,19 +45,14 @@ function seriesTreeAt(rev: string, dir: string) {
     const archive = inProject(['archive', '--format=tar', rev, 'tools/ferretdb']);
     if (archive.status !== 0) throw new Error(`git archive ${rev} tools/ferretdb failed: ${archive.stderr.trim()}`);
     runOrThrow('tar', ['-x', '-C', source], 'Unpacking tools/ferretdb', { input: archive.stdout, stdio: ['pipe', 'pipe', 'pipe'] });
-    const patches = join(source, 'tools/ferretdb/patches');
-    const diffs = join(source, 'tools/ferretdb/patch');
+    const patches = join(source, 'tools/ferretdb/patch');
     copyPristineModule(go(), dir);
-    for (const patch of seriesPatches(patches)) applyPatch(dir, join(patches, patch));
-    if (!existsSync(diffs)) return;
-    for (const diff of readdirSync(diffs)
-      .filter((file) => file.endsWith('.diff'))
-      .sort((a, b) => parseInt(a, 10) - parseInt(b, 10)))
-      applyPatch(dir, join(diffs, diff));
-    if (!existsSync(join(diffs, 'files'))) return;
-    for (const file of filesUnder(join(diffs, 'files'))) {
+    for (const patch of [...seriesPatches(patches), ...looseDiffs(patches)]) applyPatch(dir, join(patches, patch));
+    const files = join(patches, 'files');
+    if (!existsSync(files)) return;
+    for (const file of filesUnder(files)) {
       mkdirSync(dirname(join(dir, file)), { recursive: true });
-      cpSync(join(diffs, 'files', file), join(dir, file));
+      cpSync(join(files, file), join(dir, file));
     }
   } finally {
     rmSync(source, { recursive: true, force: true });
@@ -123,6 +118,5 @@ export function importDiffs(files: string[]) {
   exportSeries();
   check(first);
   for (const diff of diffs) rmSync(diff);
-  if (existsSync(looseDiffsDir) && readdirSync(looseDiffsDir).length === 0) rmdirSync(looseDiffsDir);
   console.log(`Patches from ${first} on made from ${diffs.map(shown).join(', ')}: give each its what and why in tools/ferretdb/README.md.`);
 }

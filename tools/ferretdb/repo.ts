@@ -1,8 +1,8 @@
 /**
  * The fork as a git repository (.tools/ferretdb-fork): FerretDB as published, tagged `upstream`, and a commit per
- * patch of tools/ferretdb/patches; exporting it back, checking every patch on its own, building without a change.
+ * patch of tools/ferretdb/patch; exporting it back, checking every patch on its own, building without a change.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
   applyPatch,
@@ -10,7 +10,7 @@ import {
   goCommand,
   packagesOf,
   pathsOf,
-  patchesDir,
+  patchDir,
   projectRoot,
   runGo,
   runOrThrow,
@@ -74,7 +74,7 @@ function initPristine(dir: string) {
 const am = (dir: string, patch: string) =>
   git(
     dir,
-    ['am', '-q', '--keep-cr', '--committer-date-is-author-date', join(patchesDir, patch)],
+    ['am', '-q', '--keep-cr', '--committer-date-is-author-date', join(patchDir, patch)],
     `${patch} does not apply on the one before it;`,
   );
 
@@ -96,38 +96,39 @@ function formatPatches(dir: string) {
   git(forkDir, ['format-patch', '-q', '-N', '--zero-commit', '--no-signature', '-o', dir, `${upstreamTag}..HEAD`], 'git format-patch');
 }
 
-const sameFiles = (a: string, b: string) =>
-  readdirSync(a).length === readdirSync(b).length &&
-  readdirSync(a).every((file) => existsSync(join(b, file)) && readFileSync(join(a, file)).equals(readFileSync(join(b, file))));
+/** Whether two folders hold the same series of patches, byte for byte. */
+const sameSeries = (a: string, b: string) =>
+  seriesPatches(a).join() === seriesPatches(b).join() &&
+  seriesPatches(a).every((patch) => readFileSync(join(a, patch)).equals(readFileSync(join(b, patch))));
 
 export function exportSeries() {
   const fresh = mkdtempSync(join(toolsDir, 'ferretdb-export-'));
   try {
     formatPatches(fresh);
-    mkdirSync(patchesDir, { recursive: true });
+    mkdirSync(patchDir, { recursive: true });
     const before = new Set(seriesPatches());
     for (const patch of seriesPatches(fresh)) {
-      const target = join(patchesDir, patch);
+      const target = join(patchDir, patch);
       if (before.delete(patch) && readFileSync(target).equals(readFileSync(join(fresh, patch)))) continue;
       cpSync(join(fresh, patch), target);
       console.log(`written ${shown(target)}`);
     }
     for (const gone of before) {
-      rmSync(join(patchesDir, gone));
-      console.log(`removed ${shown(join(patchesDir, gone))}`);
+      rmSync(join(patchDir, gone));
+      console.log(`removed ${shown(join(patchDir, gone))}`);
     }
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }
 }
 
-/** Refuses to add to an open repository that is not the series in tools/ferretdb/patches (work not exported, say). */
+/** Refuses to add to an open repository that is not the series in tools/ferretdb/patch (work not exported, say). */
 export function requireInSync() {
   const fresh = mkdtempSync(join(toolsDir, 'ferretdb-export-'));
   try {
     formatPatches(fresh);
-    if (!sameFiles(fresh, patchesDir))
-      throw new Error(`${shown(forkDir)} is not the series in ${shown(patchesDir)}: export it first, or open --force to discard it`);
+    if (!sameSeries(fresh, patchDir))
+      throw new Error(`${shown(forkDir)} is not the series in ${shown(patchDir)}: export it first, or open --force to discard it`);
   } finally {
     rmSync(fresh, { recursive: true, force: true });
   }
@@ -150,7 +151,7 @@ export function check(from = '0000') {
     am(checkDir, patch);
     if (numberOf(patch) < from) continue;
     runGo(go(), ['build', `-modfile=${modFile}`, '-o', '/dev/null', '.'], `${patch}: building the wrapper`, hint);
-    const packages = packagesOf(checkDir, pathsOf(join(patchesDir, patch)));
+    const packages = packagesOf(checkDir, pathsOf(join(patchDir, patch)));
     if (packages.length) runGo(go(), ['vet', `-modfile=${modFile}`, ...packages], `${patch}: go vet (its packages and their tests)`, hint);
     console.log(`${patch}: applies, builds, ${packages.length} packages vetted (${((performance.now() - step) / 1000).toFixed(1)} s)`);
   }
@@ -162,13 +163,13 @@ export function buildWithout(excluded: string[], output?: string) {
   const patches = seriesPatches();
   const left = excluded.map((name) => {
     const patch = patches.find((p) => p === name || numberOf(p) === name.padStart(4, '0'));
-    if (!patch) throw new Error(`No patch ${name} in ${shown(patchesDir)}`);
+    if (!patch) throw new Error(`No patch ${name} in ${shown(patchDir)}`);
     return patch;
   });
   copyPristineModule(go(), variantDir);
   for (const patch of patches.filter((p) => !left.includes(p))) {
     try {
-      applyPatch(variantDir, join(patchesDir, patch));
+      applyPatch(variantDir, join(patchDir, patch));
     } catch (error) {
       throw new Error(`Without ${left.join(', ')}: ${(error as Error).message} (it builds on what is left out: leave it out too)`);
     }

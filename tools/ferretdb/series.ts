@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 export const projectRoot = resolve(fileURLToPath(import.meta.url), '../../..');
 export const sourceDir = join(projectRoot, 'tools', 'ferretdb');
 export const wrapperDir = join(sourceDir, 'wrapper');
-export const patchesDir = join(sourceDir, 'patches');
-/** Where changes arrive as loose diffs (made against the series' final tree) until `fork.ts import` makes them patches. */
-export const looseDiffsDir = join(sourceDir, 'patch');
+/**
+ * The series, `NNNN-name.patch`; beside it, changes that arrive as loose diffs (`NN-name.diff`, made against the
+ * series' final tree) until `fork.ts import` makes them patches of it.
+ */
+export const patchDir = join(sourceDir, 'patch');
 export const toolsDir = join(projectRoot, '.tools');
 export const ferretDbModule = 'github.com/FerretDB/FerretDB@v1.24.2';
 export const ferretDbImportPath = 'github.com/FerretDB/FerretDB';
@@ -30,7 +32,7 @@ export function filesUnder(dir: string): string[] {
 }
 
 /** The series' patches in order: `NNNN-name.patch`, so their names sort as their numbers. */
-export function seriesPatches(dir = patchesDir): string[] {
+export function seriesPatches(dir = patchDir): string[] {
   if (!existsSync(dir)) return [];
   const names = readdirSync(dir).filter((file) => file.endsWith('.patch'));
   const odd = names.find((name) => !/^\d{4}-[\w.-]+\.patch$/.test(name));
@@ -38,10 +40,10 @@ export function seriesPatches(dir = patchesDir): string[] {
   return names.sort();
 }
 
-/** The diffs waiting in tools/ferretdb/patch/, in the order of their numbers (as text, 10 would come before 2). */
-export function looseDiffs(): string[] {
-  if (!existsSync(looseDiffsDir)) return [];
-  return readdirSync(looseDiffsDir)
+/** The loose diffs in dir, in the order of their numbers (as text, 10 would come before 2). */
+export function looseDiffs(dir = patchDir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((file) => file.endsWith('.diff'))
     .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 }
@@ -115,7 +117,7 @@ export function applyPatch(dir: string, patchFile: string) {
 export function refuseLooseDiffs() {
   const diffs = looseDiffs();
   if (diffs.length === 0) return;
-  const paths = diffs.map((diff) => shown(join(looseDiffsDir, diff))).join(' ');
+  const paths = diffs.map((diff) => shown(join(patchDir, diff))).join(' ');
   throw new Error(
     `${paths}: not part of the FerretDB series yet. Make them patches of it with \`npm run -s ferretdb:fork -- import ${paths}\` (tools/ferretdb/README.md).`,
   );

@@ -86,10 +86,12 @@ function applyDiff(diff: string, subject: string) {
   try {
     git(forkDir, ['apply', '--index', '--3way', '--whitespace=nowarn', diff], 'git apply --3way');
   } catch (error) {
+    const conflicted = git(forkDir, ['diff', '--name-only', '--diff-filter=U'], 'git diff').trim();
+    if (!conflicted) throw new Error(`${shown(diff)} does not apply on the series: ${(error as Error).message}`);
     throw new Error(
-      `${shown(diff)} does not apply on the series as it is now: ${(error as Error).message}\n` +
-        `Resolve the conflicts it left marked in ${shown(forkDir)} (git status there), \`git commit -m "${subject}"\` ` +
-        'there, then export and check (npm run -s ferretdb:fork -- export; … check --from NNNN) and remove the diff.',
+      `${shown(diff)} conflicts with the series in ${conflicted.split('\n').join(', ')}: resolve the conflicts marked in ` +
+        `${shown(forkDir)}, \`git add\` the files and \`git commit -m "${subject}"\` there, then export and check ` +
+        '(npm run -s ferretdb:fork -- export; npm run -s ferretdb:fork -- check --from NNNN) and remove the diff.',
     );
   }
 }

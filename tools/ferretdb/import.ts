@@ -90,8 +90,7 @@ function applyDiff(diff: string, subject: string) {
     if (!conflicted) throw new Error(`${shown(diff)} does not apply on the series: ${(error as Error).message}`);
     throw new Error(
       `${shown(diff)} conflicts with the series in ${conflicted.split('\n').join(', ')}: resolve the conflicts marked in ` +
-        `${shown(forkDir)}, \`git add\` the files and \`git commit -m "${subject}"\` there, then export and check ` +
-        '(npm run -s ferretdb:fork -- export; npm run -s ferretdb:fork -- check --from NNNN) and remove the diff.',
+        `${shown(forkDir)}, then \`git add\` the files and \`git commit -m "${subject}"\` there.`,
     );
   }
 }
@@ -106,9 +105,21 @@ export function importDiffs(files: string[]) {
   if (existsSync(forkDir)) requireInSync();
   else open(false);
   const first = String(seriesPatches().length + 1).padStart(4, '0');
-  for (const diff of diffs) {
+  for (const [i, diff] of diffs.entries()) {
     const subject = basename(diff, '.diff').replace(/^\d+-/, '').replace(/-/g, ' ');
-    applyDiff(diff, subject);
+    try {
+      applyDiff(diff, subject);
+    } catch (error) {
+      const fork = 'npm run -s ferretdb:fork --';
+      const rest = diffs.slice(i + 1).map(shown);
+      throw new Error(
+        `${(error as Error).message}\nThen: ${fork} export && ${fork} check --from ${first} && ` +
+          `rm ${diffs
+            .slice(0, i + 1)
+            .map(shown)
+            .join(' ')}${rest.length ? ` && ${fork} import ${rest.join(' ')}` : ''}`,
+      );
+    }
     const body = `From ${shown(diff)}; what it changes and why: tools/ferretdb/README.md.`;
     try {
       git(forkDir, ['commit', '-q', '-m', subject, '-m', body], 'git commit', authorOf(diff));

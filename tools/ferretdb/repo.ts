@@ -178,3 +178,14 @@ export function buildWithout(excluded: string[], output?: string) {
   runGo(go(), ['build', `-modfile=${wrapperModFile('ferretdb-variant', variantDir)}`, '-o', binary, '.'], 'Building FerretDB', 'see above');
   console.log(`${binary}: the series without ${left.join(', ')}. Run a bench on it with FERRETDB_BIN=${binary}.`);
 }
+
+/**
+ * Builds the open repository's files as they are (a commit that switches a change off, say, for measuring one
+ * that later patches build on) into .tools/bin.
+ */
+export function buildOpen(output?: string) {
+  if (!existsSync(join(forkDir, '.git'))) throw new Error(`Nothing is open at ${shown(forkDir)}: open it first (open)`);
+  const binary = resolve(output ?? join(toolsDir, 'bin', 'ferretdb-open'));
+  runGo(go(), ['build', `-modfile=${wrapperModFile('ferretdb-open', forkDir)}`, '-o', binary, '.'], 'Building FerretDB', 'see above');
+  console.log(`${binary}: ${shown(forkDir)} as it is. Run a bench on it with FERRETDB_BIN=${binary}.`);
+}

@@ -6,7 +6,8 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /**
  * FerretDB's own unit tests of every package the fork's series touches (its own tests among them: each fast path
  * of ours gives what FerretDB's code or SQLite gives, over random documents), built with the SQLite the binary
- * ships; the statement cache's and the writer connection's package again under the race detector.
+ * ships; the statement cache's, the writer connection's and the SQLite backend's packages again under the race
+ * detector.
  */
 it("passes FerretDB's own unit tests of every package the series touches", () => {
   const { status, output, packages } = testTouchedPackages(() => {});

@@ -104,8 +104,13 @@ export function touchedPackages(): string[] {
   return packagesOf(patchedModuleDir, paths);
 }
 
-/** Packages whose tests also run under the race detector: the statement cache's and the writer connection's. */
-export const raceTested = ['github.com/FerretDB/FerretDB/internal/util/fsql'];
+/**
+ * Packages whose tests also run under the race detector: the statement cache's and the writer connection's, and the
+ * SQLite backend's, whose stress tests create and drop collections and indexes from many goroutines.
+ */
+export const raceTested = ['internal/util/fsql', 'internal/backends/sqlite', 'internal/backends/sqlite/metadata'].map(
+  (dir) => `github.com/FerretDB/FerretDB/${dir}`,
+);
 
 /**
  * Runs FerretDB's own unit tests of every package the series touches, in the patched module (made again from the

@@ -3,7 +3,7 @@
  * patches, and running go in the wrapper's module. Used by the build (build.ts) and by the maintainer's tool (fork.ts).
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -133,6 +133,7 @@ export function wrapperModFile(name: string, replace?: string | null): string {
   if (replace === null) goMod = goMod.replace(/^replace .*$/m, '');
   else if (replace) goMod = goMod.replace(/^replace .*$/m, `replace github.com/FerretDB/FerretDB => ${replace}`);
   const modFile = join(toolsDir, `${name}.mod`);
+  mkdirSync(toolsDir, { recursive: true });
   writeFileSync(modFile, goMod);
   writeFileSync(join(toolsDir, `${name}.sum`), readFileSync(join(wrapperDir, 'go.sum')));
   return modFile;

@@ -34,6 +34,14 @@ module.exports = {
       to: { path: '^jobs/' },
     },
     {
+      name: 'fork-stands-alone',
+      severity: 'error',
+      comment:
+        'tools/ferretdb/ builds the FerretDB fork (the service calls it through src/db/ferretdb-binary.ts): it imports nothing of the project.',
+      from: { path: '^tools/' },
+      to: { path: '^(src|jobs|scrapers|schema|outbound)/' },
+    },
+    {
       name: 'services-below-surfaces',
       severity: 'error',
       comment: 'A domain service knows nothing of HTTP: the surfaces call services, never the other way.',

@@ -69,5 +69,5 @@ require (
 )
 
 // The project's patch of FerretDB (../README.md), applied to a copy of the module above
-// by src/db/ferretdb-binary.ts before each build.
+// by tools/ferretdb/build.ts before each build.
 replace github.com/FerretDB/FerretDB => ../../../.tools/ferretdb-module

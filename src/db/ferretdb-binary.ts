@@ -66,10 +66,13 @@ function preparePatchedModule(go: string) {
   for (const file of readdirSync(patchedModuleDir, { recursive: true, encoding: 'utf8' })) {
     chmodSync(join(patchedModuleDir, file), statSync(join(patchedModuleDir, file)).isDirectory() ? 0o755 : 0o644);
   }
-  // In the order of their numbers (as text, 10 would come before 2).
-  for (const diff of readdirSync(patchDir)
-    .filter((file) => file.endsWith('.diff'))
-    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))) {
+  // The added files first: the diffs from 20 on change some of them (the earlier ones touch FerretDB's files only).
+  const added = join(patchDir, 'files');
+  for (const file of filesUnder(added)) {
+    mkdirSync(resolve(patchedModuleDir, file, '..'), { recursive: true });
+    cpSync(join(added, file), join(patchedModuleDir, file));
+  }
+  for (const diff of patchDiffs()) {
     // Outside any repository (the ceiling keeps git from finding this project's), git apply patches the files under cwd.
     const applied = spawnSync('git', ['apply', '--whitespace=nowarn', join(patchDir, diff)], {
       cwd: patchedModuleDir,
@@ -78,12 +81,13 @@ function preparePatchedModule(go: string) {
     });
     if (applied.status !== 0) throw new Error(`Applying tools/ferretdb/patch/${diff} failed: ${applied.stderr.trim()}`);
   }
-  const added = join(patchDir, 'files');
-  for (const file of filesUnder(added)) {
-    mkdirSync(resolve(patchedModuleDir, file, '..'), { recursive: true });
-    cpSync(join(added, file), join(patchedModuleDir, file));
-  }
 }
+
+/** The patch's diffs, in the order of their numbers (as text, 10 would come before 2). */
+const patchDiffs = () =>
+  readdirSync(patchDir)
+    .filter((file) => file.endsWith('.diff'))
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
 
 /**
  * A copy of the wrapper's go.mod (and go.sum beside it) in .tools, for `go -modfile`: the
@@ -147,9 +151,14 @@ export function testPatch(log: (line: string) => void): { status: number | null;
   ensureFerretDbBinary(log);
   const go = goCommand();
   if (!go) throw new Error('The Go tests of the FerretDB patch need Go (>= 1.24) on PATH or in /usr/local/go');
-  const added = join(patchDir, 'files');
-  const tests = filesUnder(added).filter((file) => file.endsWith('_test.go'));
-  const names = tests.flatMap((file) => [...readFileSync(join(added, file), 'utf8').matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]));
+  // Those under files/, and those a diff creates; read from the patched module, where both are as built.
+  const created = patchDiffs().flatMap((diff) =>
+    [...readFileSync(join(patchDir, diff), 'utf8').matchAll(/^--- \/dev\/null\n\+\+\+ b\/(\S+_test\.go)$/gm)].map((m) => m[1]!),
+  );
+  const tests = [...new Set([...filesUnder(join(patchDir, 'files')), ...created])].filter((file) => file.endsWith('_test.go'));
+  const names = tests.flatMap((file) =>
+    [...readFileSync(join(patchedModuleDir, file), 'utf8').matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]),
+  );
   const packages = [...new Set(tests.map((file) => `github.com/FerretDB/FerretDB/${dirname(file)}`))];
   const modFile = wrapperModFile('ferretdb-test');
   const result = spawnSync(go, ['test', `-modfile=${modFile}`, '-count=1', '-run', `^(${names.join('|')})$`, ...packages], {

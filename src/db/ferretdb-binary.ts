@@ -52,10 +52,16 @@ function run(go: string, args: string[], what: string): string {
   return result.stdout;
 }
 
+/** The patch's diffs, in the order of their numbers (as text, 10 would come before 2). */
+const diffs = () =>
+  readdirSync(patchDir)
+    .filter((file) => file.endsWith('.diff'))
+    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+
 /**
  * Copies the pinned FerretDB module out of Go's module cache and applies the project's
- * patch to the copy (tools/ferretdb/README.md says what each part changes): the diffs
- * of FerretDB's own files, then the files the patch adds.
+ * patch to the copy (tools/ferretdb/README.md says what each part changes): the files the
+ * patch adds, then the diffs (which may change those files too).
  */
 function preparePatchedModule(go: string) {
   const { Dir: pristine } = JSON.parse(run(go, ['mod', 'download', '-json', ferretDbModule], 'Downloading FerretDB')) as { Dir: string };
@@ -66,10 +72,12 @@ function preparePatchedModule(go: string) {
   for (const file of readdirSync(patchedModuleDir, { recursive: true, encoding: 'utf8' })) {
     chmodSync(join(patchedModuleDir, file), statSync(join(patchedModuleDir, file)).isDirectory() ? 0o755 : 0o644);
   }
-  // In the order of their numbers (as text, 10 would come before 2).
-  for (const diff of readdirSync(patchDir)
-    .filter((file) => file.endsWith('.diff'))
-    .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))) {
+  const added = join(patchDir, 'files');
+  for (const file of filesUnder(added)) {
+    mkdirSync(resolve(patchedModuleDir, file, '..'), { recursive: true });
+    cpSync(join(added, file), join(patchedModuleDir, file));
+  }
+  for (const diff of diffs()) {
     // Outside any repository (the ceiling keeps git from finding this project's), git apply patches the files under cwd.
     const applied = spawnSync('git', ['apply', '--whitespace=nowarn', join(patchDir, diff)], {
       cwd: patchedModuleDir,
@@ -77,11 +85,6 @@ function preparePatchedModule(go: string) {
       env: { ...process.env, GIT_CEILING_DIRECTORIES: toolsDir },
     });
     if (applied.status !== 0) throw new Error(`Applying tools/ferretdb/patch/${diff} failed: ${applied.stderr.trim()}`);
-  }
-  const added = join(patchDir, 'files');
-  for (const file of filesUnder(added)) {
-    mkdirSync(resolve(patchedModuleDir, file, '..'), { recursive: true });
-    cpSync(join(added, file), join(patchedModuleDir, file));
   }
 }
 
@@ -137,6 +140,12 @@ export function ensureFerretDbBinary(log: (line: string) => void, explicit?: str
   return binary;
 }
 
+/** The path of the file a section of a git diff adds, if it adds one. */
+function addedFile(section: string): string[] {
+  const added = /^new file mode /m.test(section) && /^\+\+\+ b\/(.+)$/m.exec(section);
+  return added ? [added[1]!] : [];
+}
+
 /**
  * Runs the Go tests the patch adds (its files ending in `_test.go`, each comparing a fast path of ours with
  * FerretDB's own or with SQLite) in the patched module, built first: go test's exit status and output. They run
@@ -147,9 +156,18 @@ export function testPatch(log: (line: string) => void): { status: number | null;
   ensureFerretDbBinary(log);
   const go = goCommand();
   if (!go) throw new Error('The Go tests of the FerretDB patch need Go (>= 1.24) on PATH or in /usr/local/go');
-  const added = join(patchDir, 'files');
-  const tests = filesUnder(added).filter((file) => file.endsWith('_test.go'));
-  const names = tests.flatMap((file) => [...readFileSync(join(added, file), 'utf8').matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]));
+  // The test files of patch/files/ and those a diff adds, read as the patched module holds them.
+  const tests = [
+    ...filesUnder(join(patchDir, 'files')),
+    ...diffs().flatMap((diff) =>
+      readFileSync(join(patchDir, diff), 'utf8')
+        .split(/^diff --git /m)
+        .flatMap(addedFile),
+    ),
+  ].filter((file) => file.endsWith('_test.go'));
+  const names = tests.flatMap((file) =>
+    [...readFileSync(join(patchedModuleDir, file), 'utf8').matchAll(/^func (Test\w+)\(/gm)].map((m) => m[1]),
+  );
   const packages = [...new Set(tests.map((file) => `github.com/FerretDB/FerretDB/${dirname(file)}`))];
   const modFile = wrapperModFile('ferretdb-test');
   const result = spawnSync(go, ['test', `-modfile=${modFile}`, '-count=1', '-run', `^(${names.join('|')})$`, ...packages], {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { MongoClient, type Collection, type Db, type Document } from 'mongodb';
+import { BSONRegExp, MongoClient, type Collection, type Db, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedFerretDb } from '../../src/db/embedded-ferretdb.ts';
 import { ensureFerretDbBinary } from '../../src/db/ferretdb-binary.ts';
@@ -10,7 +10,8 @@ import { freshDatabaseUri } from '../support/database.ts';
 
 /**
  * The embedded store answers as MongoDB documents it, where FerretDB's patch once answered otherwise: a unique
- * index holds null and a missing field as one value.
+ * index holds null and a missing field as one value, and a regular expression also matches a field holding an equal
+ * regular expression.
  */
 let client: MongoClient;
 let db: Db;
@@ -122,6 +123,55 @@ describe('a unique index holds null and a missing field as one value', () => {
     await expect(people.updateOne({ _id: 'a' as never }, { $set: { code: null } })).rejects.toMatchObject({ code: 11000 });
     expect(await people.countDocuments({ code: null })).toBe(3);
     expect((await people.listIndexes().toArray()).find((index) => index.name === 'code_1')).toMatchObject({ unique: true, sparse: true });
+  });
+});
+
+describe('a regular expression matches strings, and a field holding an equal regular expression', () => {
+  // MongoDB's regex match compares a stored regular expression's pattern and flags with the query's, as written.
+  // FerretDB as published ignores flags Go has no use for (it matched /ab/iu) and skips a regular expression
+  // inside an array, which MongoDB matches as it matches any element.
+  const docs = [
+    { _id: 'string', a: 'xABy' },
+    { _id: 'string-miss', a: 'zzz' },
+    { _id: 'regex', a: /ab/i },
+    { _id: 'regex-no-flags', a: /ab/ },
+    { _id: 'regex-other-flags', a: /ab/im },
+    { _id: 'regex-unicode-flag', a: new BSONRegExp('ab', 'iu') },
+    { _id: 'regex-other', a: /cd/i },
+    { _id: 'array-string', a: ['q', 'cab'] },
+    { _id: 'array-regex', a: ['q', /ab/i] },
+    { _id: 'number', a: 5 },
+  ];
+
+  describe.each([
+    ['an indexed field', true],
+    ['a field without an index', false],
+  ])('on %s', (_, indexed) => {
+    let regexes: Collection<Document>;
+
+    beforeAll(async () => {
+      regexes = db.collection(`regexes_${indexed ? 'indexed' : 'plain'}`);
+      if (indexed) await regexes.createIndex({ a: 1 });
+      await regexes.insertMany(docs as Document[]);
+    });
+
+    it.each<[string, Document, string[]]>([
+      ['/ab/i', { a: /ab/i }, ['array-regex', 'array-string', 'regex', 'string']],
+      ['/ab/', { a: /ab/ }, ['array-string', 'regex-no-flags']],
+      ['$regex with $options', { a: { $regex: 'ab', $options: 'i' } }, ['array-regex', 'array-string', 'regex', 'string']],
+      ['$regex with a regular expression', { a: { $regex: /ab/im } }, ['array-string', 'regex-other-flags', 'string']],
+      ['$in with regexes', { a: { $in: [/ab/i, 'zzz'] } }, ['array-regex', 'array-string', 'regex', 'string', 'string-miss']],
+      ['a regex and $exists', { a: { $regex: /cd/i, $exists: true } }, ['regex-other']],
+    ])('%s: find, count and countDocuments agree', async (_, filter, expected) => {
+      expect(await ids(regexes, filter)).toEqual(expected);
+      expect(await regexes.countDocuments(filter)).toBe(expected.length);
+      expect((await db.command({ count: regexes.collectionName, query: filter })).n).toBe(expected.length);
+    });
+
+    it('finds the stored regular expression as it was stored', async () => {
+      const [found] = await regexes.find({ _id: 'regex' as never, a: /ab/i }, { bsonRegExp: true }).toArray();
+      expect(found?.a).toEqual(new BSONRegExp('ab', 'i'));
+    });
   });
 });
 

@@ -10,8 +10,8 @@ import { freshDatabaseUri } from '../support/database.ts';
 
 /**
  * The embedded store answers as MongoDB documents it, where FerretDB's patch once answered otherwise: a unique
- * index holds null and a missing field as one value, and a regular expression also matches a field holding an equal
- * regular expression.
+ * index holds null and a missing field as one value, a regular expression also matches a field holding an equal
+ * regular expression, and a query's check of the collection's values and its read of them see one state of it.
  */
 let client: MongoClient;
 let db: Db;
@@ -173,6 +173,43 @@ describe('a regular expression matches strings, and a field holding an equal reg
       expect(found?.a).toEqual(new BSONRegExp('ab', 'i'));
     });
   });
+});
+
+describe('a query checks the collection and reads it in one state', () => {
+  // A writer turns one document's indexed field from -1 into an array holding -1 and back. In either state that
+  // document comes first in an ascending sort (an array sorts by its least element) and matches {v: -1}. The
+  // store decides from its partial indexes whether SQLite may sort and filter alone (no arrays), then reads:
+  // both have to see the same state, or the array is sorted last and missed by the filter and the count.
+  it('answers sorts with a limit, finds and counts right while a writer flips a field between a scalar and an array', async () => {
+    const race = db.collection<{ _id: string; v: number | number[] }>('race');
+    await race.createIndex({ v: 1 });
+    await race.insertMany([{ _id: 'x', v: -1 }, ...Array.from({ length: 40 }, (_, n) => ({ _id: `d${n}`, v: n }))]);
+
+    let writing = true;
+    const wrong: string[] = [];
+    const writer = (async () => {
+      for (let flip = 0; flip < 1500; flip++) {
+        await race.updateOne({ _id: 'x' }, { $set: { v: flip % 2 ? -1 : [-1, 1000] } });
+      }
+      writing = false;
+    })();
+    const reader = async () => {
+      let reads = 0;
+      while (writing || reads < 50) {
+        reads++;
+        const top = await race.find({}).sort({ v: 1 }).limit(2).toArray();
+        if (top[0]?._id !== 'x') wrong.push(`top-2 ${JSON.stringify(top)}`);
+        const count = await race.countDocuments({ v: -1 });
+        if (count !== 1) wrong.push(`countDocuments ${count}`);
+        const matched = await race.find({ v: -1 }).toArray();
+        if (matched.length !== 1) wrong.push(`find ${matched.length}`);
+      }
+      return reads;
+    };
+    const reads = await Promise.all([reader(), reader(), reader()]);
+    await writer;
+    expect(wrong.slice(0, 5), `${wrong.length} wrong answers in ${reads.join(' + ')} rounds`).toEqual([]);
+  }, 120_000);
 });
 
 describe('a data folder whose unique indexes hold null as SQL NULL', () => {

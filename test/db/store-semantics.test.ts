@@ -227,13 +227,21 @@ describe('a data folder whose unique indexes hold null as SQL NULL', () => {
     }
   }
 
-  /** Writes a folder as builds before this one did: SQL NULL in the value column of each null or missing field. */
+  /**
+   * Writes a folder as builds before data format 2 did: SQL NULL in the value column of each null or missing
+   * field, the file stamped format 1 (its triggers, which would compute the columns again, dropped meanwhile:
+   * this build makes them again on opening).
+   */
   function asWrittenBefore(collection: string, field: string, nullDocs: string[] = []) {
     const file = new DatabaseSync(join(dataDir, 'leadops.sqlite'));
     try {
       const { table_name: table } = file.prepare('SELECT table_name FROM _ferretdb_collections WHERE name = ?').get(collection) as {
         table_name: string;
       };
+      for (const { name } of file.prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?`).all(table)) {
+        file.exec(`DROP TRIGGER "${String(name)}"`);
+      }
+      file.exec('PRAGMA user_version = 1');
       for (const id of nullDocs) {
         file
           .prepare(

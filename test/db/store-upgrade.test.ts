@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedFerretDb } from '../../src/db/embedded-ferretdb.ts';
 import { ensureFerretDbBinary, type FerretDbBuild } from '../../src/db/ferretdb-binary.ts';
 import { seededRandom } from '../support/seeded-random.ts';
-import { emptyModel, expectModel, nextStep, type Thing } from '../support/store-sequences.ts';
+import { brokenUniqueIndexes, emptyModel, expectModel, nextStep, type Model, type Thing } from '../support/store-sequences.ts';
 
 const binary = (build: FerretDbBuild) => ensureFerretDbBinary(() => {}, undefined, build);
 
@@ -122,11 +122,13 @@ describe('one data folder written in turns by the patched build and by FerretDB 
           const other: FerretDbBuild = build === 'patched' ? 'upstream' : 'patched';
           build = session === sessions - 1 ? 'patched' : random() < 0.75 ? other : build;
           const where = `seed ${sequenceSeed}, session ${session} (${build})`;
+          if (build === 'patched') await mendForOpening(dataDir, model, where);
           await withStore(dataDir, build, async (client) => {
             const things = client.db('leadops').collection<Thing>('things');
             await expectModel(things, model, `${where}, on opening`);
+            if (build === 'patched') model.indexes.forEach((name) => model.nullAware.add(name));
             for (let n = 0; n < 20; n++) {
-              const step = nextStep(random, model);
+              const step = nextStep(random, model, build);
               const what = `${where}, step ${n}: ${step.describe}`;
               if (step.refused) {
                 await expect(step.run(things), `${what} is refused`).rejects.toThrow();
@@ -147,6 +149,30 @@ describe('one data folder written in turns by the patched build and by FerretDB 
     300_000,
   );
 });
+
+/**
+ * Before the project's build opens a folder whose unique index FerretDB as published made and filled with
+ * documents sharing a key under MongoDB's rule (two without the field): the build refuses it, naming the index,
+ * and the operator does as the refusal says — with that build, gives all but one of them another value.
+ */
+async function mendForOpening(dataDir: string, model: Model, where: string) {
+  const broken = brokenUniqueIndexes(model);
+  if (!broken.length) return;
+  await expect(
+    withStore(dataDir, 'patched', async () => {}),
+    `${where}: refused on opening`,
+  ).rejects.toThrow(new RegExp(`share a key of its unique index "(${broken.map(({ name }) => name).join('|')})"`));
+  await withStore(dataDir, 'upstream', async (client) => {
+    const things = client.db('leadops').collection<Thing>('things');
+    for (const { field, extra } of broken) {
+      for (const id of extra) {
+        const value = `mended-${id}`;
+        await things.updateOne({ _id: id }, { $set: { [field]: value } });
+        Object.assign(model.things.get(id)!, { [field]: value });
+      }
+    }
+  });
+}
 
 describe('a data folder the patch wrote before format versions', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadops-format-'));
@@ -225,12 +251,12 @@ describe('a data folder of a newer format', () => {
           .collection('things')
           .insertOne({ _id: 'a' as never });
       });
-      onDatabaseFile(dataDir, (file) => file.exec('PRAGMA user_version = 2'));
+      onDatabaseFile(dataDir, (file) => file.exec('PRAGMA user_version = 3'));
 
       await expect(withStore(dataDir, 'patched', async () => {})).rejects.toThrow(
-        /database "leadops" is in data format 2, and this FerretDB build \(leadops patch\) knows formats up to 1: run the newer build of the project that wrote it, or restore a backup/,
+        /database "leadops" is in data format 3, and this FerretDB build \(leadops patch\) knows formats up to 2: run the newer build of the project that wrote it, or restore a backup/,
       );
-      expect(onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get())).toEqual({ user_version: 2 });
+      expect(onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get())).toEqual({ user_version: 3 });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -91,6 +91,19 @@ function startFailure(dataDir: string, stderr: string, cause: Error): Error {
  */
 const sqliteUrl = (dataDir: string) => `file:${dataDir}/?_pragma=synchronous(normal)&_pragma=temp_store(memory)`;
 
+/** FerretDB's command line: on 127.0.0.1:`port`, SQLite files in `dataDir`, stopping when its standard input closes. */
+export const ferretDbArgs = (port: number, dataDir: string) => [
+  '--listen-addr',
+  `127.0.0.1:${port}`,
+  '--exit-on-stdin-eof',
+  '--log-level',
+  'error',
+  '--handler',
+  'sqlite',
+  '--sqlite-url',
+  sqliteUrl(dataDir),
+];
+
 /**
  * Starts the FerretDB binary on a free port; tries another port if one was taken between the probe and the bind.
  * `spawned` learns of each child as it starts, so that this process can stop it however it ends.
@@ -102,17 +115,7 @@ async function launch(
 ): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const args = [
-      '--listen-addr',
-      `127.0.0.1:${port}`,
-      '--exit-on-stdin-eof',
-      '--log-level',
-      'error',
-      '--handler',
-      'sqlite',
-      '--sqlite-url',
-      sqliteUrl(dataDir),
-    ];
+    const args = ferretDbArgs(port, dataDir);
     // stdin is a pipe so that FerretDB stops when this process is killed outright (nothing of ours runs then). Its own
     // process group keeps a terminal's Ctrl-C from stopping it before this process has stopped using it.
     const child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });

@@ -84,8 +84,9 @@ function startFailure(dataDir: string, stderr: string, cause: Error): Error {
 /**
  * FerretDB's SQLite files in `dataDir`. SQLite runs in WAL mode (FerretDB's default); synchronous=NORMAL
  * syncs the log at checkpoints rather than at every commit: a write acknowledged survives a crash of any
- * process, and a power loss may take the last moments' writes but never leaves the files inconsistent. That is
- * MongoDB's default too (a write is acknowledged before its journal is flushed, every 100 ms).
+ * process, and a power loss may take the writes the kernel had not written back (up to ~35 s of them with Linux's
+ * defaults) but never leaves the files inconsistent. A write with `j: true` (src/db/journaled.ts) is acknowledged
+ * once the log is synced (FerretDB patch 25).
  * temp_store=MEMORY keeps a statement's undo journal in memory: by default one past 64 KiB (a batched update's)
  * went to a temporary file, created, written and removed in that statement's transaction.
  */

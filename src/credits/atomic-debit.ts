@@ -1,3 +1,4 @@
+import { journaled } from '../db/journaled.ts';
 import { CreditBalance, type CreditBalanceDoc } from './credit-balance.model.ts';
 import { daySpend } from './daily-spending.ts';
 import {
@@ -24,9 +25,15 @@ function accountCharge(once: ChargeOnce | undefined, charged: number, overage: n
   };
 }
 
-/** The balance after `update`, applied only while it matches `condition`; null when it does not. */
+/**
+ * The balance after `update`, applied only while it matches `condition`; null when it does not. Journaled: the
+ * work it pays for goes out next (a page fetched, a model called), and a debit a power loss undid would leave it unpaid.
+ */
 const takeIf = (workspaceId: string, condition: Record<string, unknown>, update: Record<string, unknown>) =>
-  CreditBalance.findOneAndUpdate({ _id: workspaceId, ...condition }, update, { returnDocument: 'after' }).lean<CreditBalanceDoc>();
+  CreditBalance.findOneAndUpdate({ _id: workspaceId, ...condition }, update, {
+    returnDocument: 'after',
+    writeConcern: journaled,
+  }).lean<CreditBalanceDoc>();
 
 /**
  * One debit as conditional single-document updates, which MongoDB applies

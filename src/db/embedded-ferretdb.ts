@@ -84,12 +84,26 @@ function startFailure(dataDir: string, stderr: string, cause: Error): Error {
 /**
  * FerretDB's SQLite files in `dataDir`. SQLite runs in WAL mode (FerretDB's default); synchronous=NORMAL
  * syncs the log at checkpoints rather than at every commit: a write acknowledged survives a crash of any
- * process, and a power loss may take the last moments' writes but never leaves the files inconsistent. That is
- * MongoDB's default too (a write is acknowledged before its journal is flushed, every 100 ms).
+ * process, and a power loss may take the writes the kernel had not written back (up to ~35 s of them with Linux's
+ * defaults) but never leaves the files inconsistent. A write with `j: true` (src/db/journaled.ts) is acknowledged
+ * once the log is synced (FerretDB patch 25).
  * temp_store=MEMORY keeps a statement's undo journal in memory: by default one past 64 KiB (a batched update's)
  * went to a temporary file, created, written and removed in that statement's transaction.
  */
 const sqliteUrl = (dataDir: string) => `file:${dataDir}/?_pragma=synchronous(normal)&_pragma=temp_store(memory)`;
+
+/** FerretDB's command line: on 127.0.0.1:`port`, SQLite files in `dataDir`, stopping when its standard input closes. */
+export const ferretDbArgs = (port: number, dataDir: string) => [
+  '--listen-addr',
+  `127.0.0.1:${port}`,
+  '--exit-on-stdin-eof',
+  '--log-level',
+  'error',
+  '--handler',
+  'sqlite',
+  '--sqlite-url',
+  sqliteUrl(dataDir),
+];
 
 /**
  * Starts the FerretDB binary on a free port; tries another port if one was taken between the probe and the bind.
@@ -102,17 +116,7 @@ async function launch(
 ): Promise<{ child: ChildProcess; port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
-    const args = [
-      '--listen-addr',
-      `127.0.0.1:${port}`,
-      '--exit-on-stdin-eof',
-      '--log-level',
-      'error',
-      '--handler',
-      'sqlite',
-      '--sqlite-url',
-      sqliteUrl(dataDir),
-    ];
+    const args = ferretDbArgs(port, dataDir);
     // stdin is a pipe so that FerretDB stops when this process is killed outright (nothing of ours runs then). Its own
     // process group keeps a terminal's Ctrl-C from stopping it before this process has stopped using it.
     const child = spawn(binary, args, { stdio: ['pipe', 'ignore', 'pipe'], detached: true });

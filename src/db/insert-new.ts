@@ -1,15 +1,20 @@
+import type { WriteConcernSettings } from 'mongodb';
 import { isDuplicateKey } from './duplicate-key.ts';
 import { insertLean } from './lean-insert.ts';
 
 /**
  * Inserts documents whose `_id` may be stored already (ids derived from what they record, so work done twice stores
  * each once), with one insert for all (insertLean: as mongoose would store them, without a mongoose document each):
- * answers the ids this call stored; the others were there before, by anyone.
+ * answers the ids this call stored; the others were there before, by anyone. `writeConcern`: see journaled.ts.
  */
-export async function insertNew<Doc extends { _id: string }>(model: Parameters<typeof insertLean>[0], docs: Doc[]): Promise<Set<string>> {
+export async function insertNew<Doc extends { _id: string }>(
+  model: Parameters<typeof insertLean>[0],
+  docs: Doc[],
+  writeConcern?: WriteConcernSettings,
+): Promise<Set<string>> {
   if (!docs.length) return new Set();
   try {
-    await insertLean(model, docs);
+    await insertLean(model, docs, writeConcern);
     return new Set(docs.map((doc) => doc._id));
   } catch (error) {
     if (!isDuplicateKey(error)) throw error;

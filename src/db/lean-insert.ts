@@ -1,3 +1,4 @@
+import type { WriteConcernSettings } from 'mongodb';
 import type { Model } from 'mongoose';
 import { now } from '../clock.ts';
 
@@ -30,13 +31,17 @@ function schemaDefaults(model: AnyModel): Record<string, unknown> {
  * than the insert. Unordered: the indexes of those refused come back as the
  * driver's `writeErrors`.
  */
-export async function insertLean(model: AnyModel, docs: Array<Record<string, unknown>>): Promise<void> {
+export async function insertLean(
+  model: AnyModel,
+  docs: Array<Record<string, unknown>>,
+  writeConcern?: WriteConcernSettings,
+): Promise<void> {
   const defaults = schemaDefaults(model);
   const at = now();
   // `timestamps: true` (a schema naming its own timestamp fields has them left to mongoose).
   const stamps = model.schema.get('timestamps') === true ? { createdAt: at, updatedAt: at } : {};
   await model.collection.insertMany(
     docs.map((doc) => ({ ...defaults, ...doc, ...stamps })),
-    { ordered: false },
+    { ordered: false, writeConcern },
   );
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { journaled } from '../db/journaled.ts';
 import { AppError } from '../errors/app-error.ts';
 import { type ErrorCode } from '../../schema/error-codes.ts';
 import { IdempotencyRecord, type IdempotencyRecordDoc } from './idempotency-record.model.ts';
@@ -61,7 +62,9 @@ export async function onceForKey(
     const answer = outcome.ok
       ? { outputJson: JSON.stringify(outcome.output ?? null) }
       : { errorJson: JSON.stringify({ code: error!.code, message: error!.message, extra: error!.extra }) };
-    await IdempotencyRecord.updateOne({ _id }, { $set: { state: 'done', ...answer } });
+    // Journaled: the call's effects may have gone out (a message sent), and an answer a power loss undid would
+    // let a retry with the key run them again; its sync also makes the call's own writes durable.
+    await IdempotencyRecord.updateOne({ _id }, { $set: { state: 'done', ...answer } }, { writeConcern: journaled });
   }
   return { outcome, replayed: false };
 }

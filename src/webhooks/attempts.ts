@@ -3,6 +3,7 @@ import { enqueueAt } from '../jobs/queue.ts';
 import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
 import { insertNew } from '../db/insert-new.ts';
+import { journaled } from '../db/journaled.ts';
 import type { StoredEvent } from '../events/events.service.ts';
 import { createHostSlots } from '../net/host-slots.ts';
 import { openSecret } from '../secrets/secret-box.ts';
@@ -45,8 +46,9 @@ const retryDelay = (n: number, waitAtLeastMs = 0) =>
  * failed. An attempt recorded meanwhile (a delivery handed on twice) is not
  * recorded again and schedules nothing; a worker that dies before recording
  * leaves its attempts unrecorded, to be made again with the same
- * `webhook-id` (at least once). An endpoint that answers 410, or whose
- * attempts have all failed for 5 days, is disabled.
+ * `webhook-id` (at least once). The records are journaled: one that a power
+ * loss undid would have its POST made again. An endpoint that answers 410,
+ * or whose attempts have all failed for 5 days, is disabled.
  */
 export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
   // Each endpoint once, its secrets opened once, however many of its deliveries are in the batch.
@@ -56,6 +58,7 @@ export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
   const recorded = await insertNew(
     WebhookAttempt,
     made.map(({ record }) => record),
+    journaled,
   );
   // Only what the attempts changed is written: a change made meanwhile (disabled by hand) stays.
   for (const hook of hooks.values()) {
@@ -122,7 +125,7 @@ export async function giveUpAttempt(deliveryId: string, n: number, reason: strin
     nextAttemptAt,
     attemptedAt: new Date(nowMs()),
   };
-  const recorded = await insertNew(WebhookAttempt, [record]);
+  const recorded = await insertNew(WebhookAttempt, [record], journaled);
   if (recorded.size && retryInMs !== null)
     await enqueueAt(deliverWebhookJob, new Date(Date.now() + retryInMs), { deliveryId, attempt: n + 1 });
 }

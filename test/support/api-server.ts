@@ -37,19 +37,24 @@ export interface TestServer {
  * Boots the real API server for one test file, on its own database.
  * `env` overrides configuration (for example RATE_LIMIT_PER_MINUTE);
  * `worker: true` also runs the job worker in the process; `publicBaseUrl: true`
- * serves at PUBLIC_BASE_URL (what the OAuth issuer must equal).
+ * serves at PUBLIC_BASE_URL (what the OAuth issuer must equal); `databaseUri`
+ * names the database to use, once the file's other beforeAll hooks have run
+ * (a fresh one on the run's FerretDB by default).
  *
  * Every response `request` receives for a documented REST path is checked
  * against the served /openapi.json (test/contract/openapi-contract.ts): a
  * status the document does not list for that path and method, or a body
  * that does not match its schema, fails the test that made the request.
  */
-export function useApiServer(env: Record<string, string> = {}, options: { worker?: boolean; publicBaseUrl?: boolean } = {}): TestServer {
+export function useApiServer(
+  env: Record<string, string> = {},
+  options: { worker?: boolean; publicBaseUrl?: boolean; databaseUri?: () => string } = {},
+): TestServer {
   const server = {} as TestServer;
   let close: () => Promise<void>;
   beforeAll(async () => {
     setLogLevel('silent');
-    const databaseUri = freshDatabaseUri();
+    const databaseUri = options.databaseUri?.() ?? freshDatabaseUri();
     await connectDatabase(databaseUri);
     // `publicBaseUrl`: PUBLIC_BASE_URL is the address served at (the OAuth issuer must be), so the port is picked first.
     const port = options.publicBaseUrl ? await freePort() : 0;

@@ -30,6 +30,8 @@ export interface TestSmtpServer {
   script(recipient: string, behaviour: RecipientBehaviour): void;
   /** RCPT commands answered so far (accepted or not), by recipient. */
   attempts(recipient: string): number;
+  /** Called at each RCPT before it is answered: a test's look at the world as a message goes out. */
+  onRecipient?: (address: string) => void;
   reset(): void;
 }
 
@@ -65,6 +67,7 @@ export function useSmtpServer(users: Record<string, string> = { sender: 'secret'
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const recipient = address.address.toLowerCase();
       rcpts.set(recipient, (rcpts.get(recipient) ?? 0) + 1);
+      state.onRecipient?.(recipient);
       const behaviour = behaviourFor(recipient);
       if (behaviour === 'reject')
         return callback(Object.assign(new Error('5.1.1 The email account that you tried to reach does not exist'), { responseCode: 550 }));
@@ -93,6 +96,7 @@ export function useSmtpServer(users: Record<string, string> = { sender: 'secret'
   state.script = (recipient, behaviour) => void scripts.set(recipient.toLowerCase(), behaviour);
   state.attempts = (recipient) => rcpts.get(recipient.toLowerCase()) ?? 0;
   state.reset = () => {
+    state.onRecipient = undefined;
     scripts.clear();
     rcpts.clear();
     state.received.length = 0;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
-import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { insertNew } from '../../db/insert-new.ts';
+import { journaled } from '../../db/journaled.ts';
 import { groupedSetEach, setEach } from '../../db/lean-update.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 
@@ -36,19 +36,18 @@ export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'i
 
 /** Claims a message before it is sent: its record, or null when it was claimed already (by anyone, ever). */
 export async function claimMessage(message: NewMessage): Promise<MessageDoc | null> {
-  try {
-    return (await Message.create({ ...message, status: 'claimed', attempts: 1 })).toObject<MessageDoc>();
-  } catch (error) {
-    if (isDuplicateKey(error)) return null;
-    throw error;
-  }
+  return (await claimMessages([message])).has(message._id) ? ({ ...message, status: 'claimed', attempts: 1 } as MessageDoc) : null;
 }
 
-/** Claims many messages with one insert: the ids claimed here (the others were claimed already, by anyone, ever). */
+/**
+ * Claims many messages with one insert: the ids claimed here (the others were claimed already, by anyone, ever).
+ * Journaled: a claim a power loss undid after its SMTP call would let the message go out again.
+ */
 export async function claimMessages(messages: NewMessage[]): Promise<Set<string>> {
   return insertNew(
     Message,
     messages.map((message) => ({ ...message, status: 'claimed', attempts: 1 })),
+    journaled,
   );
 }
 
@@ -56,7 +55,7 @@ export async function claimMessages(messages: NewMessage[]): Promise<Set<string>
  * Claims attempt `attempt` of a deferred message, from `inbox` (the one with
  * a free slot now; nothing went out before, so its Message-ID is made anew in
  * that inbox's domain, under `hold`): one conditional update, so only one caller moves it
- * from its previous attempt. Its record, or null when someone else claimed that attempt.
+ * from its previous attempt. Its record, or null when someone else claimed that attempt. Journaled, as claims are.
  */
 export async function claimRetry(
   recordId: string,
@@ -69,7 +68,7 @@ export async function claimRetry(
     {
       $set: { status: 'claimed', attempts: attempt, retryAt: null, inboxId: inbox.id, messageId: newMessageId(recordId, inbox.from), hold },
     },
-    { returnDocument: 'after' },
+    { returnDocument: 'after', writeConcern: journaled },
   ).lean<MessageDoc>();
 }
 

@@ -131,6 +131,13 @@ const sampleIds = ['d1', 'd7', 'd42', new ObjectId('000000000000000000000003'), 
 /** `flat` collections hold scalars only in their indexed fields (the exact SQL paths); `mixed` ones hold anything anywhere. */
 export type Shape = 'flat' | 'mixed';
 
+/**
+ * Field names the fast encoder and decoder must escape or pass through as encoding/json does. At the top level only
+ * those both builds store and read back: each fails on some others (store-field-names.test.ts).
+ */
+const topKeys = ['clé', '<&>', '😀', ' ', '', 'line\u2028sep'];
+const nestedKeys = [...topKeys, 'say "hi"', 'back\\slash', 'tab\tkey', 'line\nkey', '\u0001'];
+
 export function corpus(random: Random, shape: Shape, size: number): Document[] {
   const value = (indexed: boolean) =>
     (shape === 'mixed' || !indexed) && chance(random, 0.2) ? pick(random, oddValues()) : pick(random, scalars);
@@ -142,6 +149,8 @@ export function corpus(random: Random, shape: Shape, size: number): Document[] {
     if (chance(random, 0.9)) doc.s = chance(random, 0.8) ? pick(random, strings) : value(true);
     if (chance(random, 0.8)) doc.d = chance(random, 0.6) ? pick(random, dates) : value(true);
     if (chance(random, 0.5)) doc.n = { x: pick(random, scalars), y: [pick(random, scalars)] };
+    if (chance(random, 0.1))
+      doc[pick(random, topKeys)] = { [pick(random, nestedKeys)]: [{ [pick(random, nestedKeys)]: pick(random, scalars) }] };
     return doc;
   });
 }

@@ -88,6 +88,8 @@ export const dates = [
   new Date('2000-12-31T23:59:59.999Z'),
   new Date('2001-09-09T01:46:40Z'),
   new Date('2024-01-01T00:00:00Z'),
+  new Date('0001-01-01T00:00:00Z'),
+  new Date('9999-12-31T23:59:59.999Z'),
 ];
 export const others = [true, false, null, new ObjectId('650000000000000000000001'), new ObjectId('650000000000000000000002')];
 export const scalars = [...strings, ...numbers, ...dates, ...others];

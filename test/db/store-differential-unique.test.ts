@@ -143,8 +143,9 @@ describe('unique indexes on the patched embedded FerretDB, against FerretDB as p
       await db.collection(name).createIndex({ v: 1, w: 1 }, { unique: true });
     }
     const ids: string[] = [];
-    for (let n = 0; n < 220; n++) {
-      if (n === 110) await stores.restart();
+    const writes = 200;
+    for (let n = 0; n < writes; n++) {
+      if (n === writes / 2) await stores.restart();
       const [patched, published] = [stores.patched.collection(name), stores.published.collection(name)];
       // A few documents first, then writes of every kind.
       const write: Write =
@@ -152,7 +153,7 @@ describe('unique indexes on the patched embedded FerretDB, against FerretDB as p
           ? { command: 'insertOne', steps: [{ kind: 'insert', doc: document(random, `s${n}`) }], ordered: true }
           : generate(random, ids, n);
       if (n < 12) ids.push(`s${n}`);
-      const described = `seed ${seed}, write ${n}${n >= 110 ? ' (after the restart)' : ''}: ${canonical(write)}`;
+      const described = `seed ${seed}, write ${n}${n >= writes / 2 ? ' (after the restart)' : ''}: ${canonical(write)}`;
       const notes: string[] = [];
       const expected = await asMongoDb(published, write, uniqueIndexes, notes);
       expect(await outcome(() => runWrite(patched, write)), `${described} ${notes.join('; ')}`).toEqual(expected);

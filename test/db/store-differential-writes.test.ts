@@ -151,11 +151,12 @@ describe('the patched embedded FerretDB against FerretDB as published, through w
       for (const keys of [...indexes, { moved: 1 }]) await collection.createIndex(keys);
       await collection.insertMany(docs.map(copy));
     }
-    for (let n = 0; n < 160; n++) {
-      if (n === 80) await stores.restart();
+    const writes = 120;
+    for (let n = 0; n < writes; n++) {
+      if (n === writes / 2) await stores.restart();
       const pair = pairOf('shapes');
       const { run, described } = write(random, ids, n);
-      const label = `seed ${seed}, write ${n}${n >= 80 ? ' (after the restart)' : ''}: ${described}`;
+      const label = `seed ${seed}, write ${n}${n >= writes / 2 ? ' (after the restart)' : ''}: ${described}`;
       expect(await run(pair[0]), label).toEqual(await run(pair[1]));
       expect(await wholeCollection(pair[0]), label).toEqual(await wholeCollection(pair[1]));
       await compareQueries(random, pair, label);

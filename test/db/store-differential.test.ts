@@ -83,7 +83,7 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
     async (shape) => {
       const random = streamOf(seed, shape === 'flat' ? 2 : 3);
       const [patched, published] = await twin(`q_${shape}`, corpus(random, shape, 300));
-      for (let n = 0; n < 250; n++) {
+      for (let n = 0; n < 200; n++) {
         const query = filter(random);
         const order = sort(random);
         // MongoDB promises no order without a sort: a skip or a limit then picks any of the matches.
@@ -106,7 +106,7 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
     async (shape) => {
       const random = streamOf(seed, shape === 'flat' ? 4 : 5);
       const [patched, published] = await twin(`w_${shape}`, corpus(random, shape, 200));
-      for (let n = 0; n < 100; n++) {
+      for (let n = 0; n < 80; n++) {
         const query = filter(random);
         const described = `seed ${seed}, write ${n}: ${canonical(query)}`;
         const value = pick(random, scalars);

@@ -75,7 +75,7 @@ describe('the patched embedded FerretDB against FerretDB as published, through w
       case '$push':
         return { $push: { [field]: pick(random, scalars) } };
       case '$addToSet':
-        return { $addToSet: { [field]: anyShape(random) } };
+        return { $addToSet: { [field]: pick(random, scalars) } };
       case '$pop':
         return { $pop: { [field]: pick(random, [1, -1]) } };
       case '$inc':

@@ -105,8 +105,9 @@ export const oddValues = () => [
   [Long.MAX_VALUE, new Double(2 ** 63)],
   { a: new Int32(1) },
   { b: 'x' },
+  // No array holds a regular expression: FerretDB as published matches a regular-expression query against an
+  // array's strings only, where MongoDB matches an equal regular expression in it too (store-regex-values.test.ts).
   ...regexes,
-  [regexes[0], 'z'],
   new Binary(Buffer.from('hi')),
   new Timestamp({ t: 1, i: 1 }),
 ];

@@ -21,7 +21,8 @@ import { outcome } from '../support/unique-writes.ts';
  * (numbers across int, long and double; a missing field and null, which MongoDB indexes alike:
  * https://www.mongodb.com/docs/manual/core/index-unique/), values of different
  * BSON types never do (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/). FerretDB as
- * published is wrong in some of these cases; each names what it does. store-differential-unique.test.ts
+ * published is wrong in some of these cases; each names what it does. (It also answers an update that breaks a
+ * unique index, and a unique index it cannot build, with an internal error where MongoDB answers E11000.) store-differential-unique.test.ts
  * generates writes over the values both builds are meant to agree on.
  */
 describe('unique indexes on the embedded store, as MongoDB', () => {

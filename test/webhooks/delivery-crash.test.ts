@@ -5,7 +5,7 @@ import { startService } from '../support/processes.ts';
 import { useWebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
- * A worker killed between an attempt's record and the queuing of the next attempt (crashing-worker.ts kills
+ * A worker killed between an attempt's record and the queuing of the next attempt (test/support/crashing-worker.ts kills
  * itself there), then another worker: the API runs here without a worker; workers are processes of their own.
  */
 const env = { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' };
@@ -40,8 +40,8 @@ describe('a worker killed after recording a failed attempt, before queuing the n
     receiver.answer({ status: 500 });
     const crashing = await startService(
       process.execPath,
-      ['test/webhooks/crashing-worker.ts'],
-      { ...workerEnv(), CRASH_BEFORE_QUEUING_ATTEMPT: '1' },
+      ['test/support/crashing-worker.ts'],
+      { ...workerEnv(), CRASH_BEFORE_QUEUING: 'webhooks.deliver:1' },
       null,
     );
     await server.request('POST', `/api/webhooks/${webhook.id}/test`, { key: apiKey });

@@ -33,9 +33,14 @@ const workerEnv = () => ({
   PORT: '0',
 });
 const startWorkerProcess = () => startService(process.execPath, ['src/main.ts', 'worker'], workerEnv(), null);
-/** A worker that kills itself once a run's status is set to `status` (test/support/crashing-worker.ts). */
+/** A worker that kills itself once a run's status is set to `status` (test/support/crashing-service.ts). */
 const startCrashingWorker = (status: string) =>
-  startService(process.execPath, ['test/support/crashing-worker.ts'], { ...workerEnv(), CRASH_AFTER_SETTING: `AgentRun:${status}` }, null);
+  startService(
+    process.execPath,
+    ['test/support/crashing-service.ts', 'worker'],
+    { ...workerEnv(), CRASH_AFTER_SETTING: `AgentRun:${status}` },
+    null,
+  );
 
 describe('an agent worker that dies mid-run', () => {
   it('has the run taken over and continued from its last recorded step, each step charged once', async () => {

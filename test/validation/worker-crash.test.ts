@@ -140,7 +140,7 @@ describe('a validation worker that dies', () => {
     // Greylisted at first: the job waits for its continuation, which ends it; that worker dies right after.
     const crashing = await startService(
       process.execPath,
-      ['test/support/crashing-worker.ts'],
+      ['test/support/crashing-service.ts', 'worker'],
       { ...workerEnv(), CRASH_AFTER_SETTING: 'ValidationJob:completed' },
       null,
     );

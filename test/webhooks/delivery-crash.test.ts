@@ -5,7 +5,7 @@ import { startService } from '../support/processes.ts';
 import { useWebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
- * A worker killed between an attempt's record and the queuing of the next attempt (test/support/crashing-worker.ts kills
+ * A worker killed between an attempt's record and the queuing of the next attempt (test/support/crashing-service.ts kills
  * itself there), then another worker: the API runs here without a worker; workers are processes of their own.
  */
 const env = { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' };
@@ -40,7 +40,7 @@ describe('a worker killed after recording a failed attempt, before queuing the n
     receiver.answer({ status: 500 });
     const crashing = await startService(
       process.execPath,
-      ['test/support/crashing-worker.ts'],
+      ['test/support/crashing-service.ts', 'worker'],
       { ...workerEnv(), CRASH_BEFORE_QUEUING: 'webhooks.deliver:1' },
       null,
     );

@@ -1,6 +1,6 @@
 /**
- * The service's worker (`src/main.ts worker`) killing itself (SIGKILL) at a point a crash test names, everything
- * else the real worker's:
+ * `node test/support/crashing-service.ts <role>`: the service in that role (as `src/main.ts <role>`) killing itself
+ * (SIGKILL) at a point a crash test names, everything else the real service's:
  * - CRASH_BEFORE_QUEUING=<job name>[:<attempt>]: as it is about to save that job (of that `attempt` in its payload);
  * - CRASH_AFTER_SETTING=<model>:<status>: once an update of that model setting `status` to it has landed.
  */
@@ -26,5 +26,4 @@ mongoose.Query.prototype.exec = async function (this: mongoose.Query<unknown, un
   return result;
 } as typeof exec;
 
-process.argv[2] = 'worker';
 await import('../../src/main.ts');

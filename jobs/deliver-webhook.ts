@@ -4,11 +4,12 @@ import { deliverWebhookJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 
 /**
- * One attempt of a webhook delivery; the next is queued for its time by
- * this one. Receivers' failures are recorded, not thrown: a start counted
- * here is a worker that died mid-attempt, retried with the same webhook-id.
+ * One attempt of a webhook delivery, claimed by this job (its id) before its
+ * POST; the next is queued for its time by this one. Receivers' failures are
+ * recorded, not thrown: a start counted here is a worker that died
+ * mid-attempt, retried with the same webhook-id.
  */
 export const deliverWebhookHandler = handleJob(deliverWebhookJob, {
-  handle: ({ deliveryId, attempt }) => attemptDelivery(deliveryId, attempt),
-  giveUp: ({ deliveryId, attempt }, reason) => giveUpAttempt(deliveryId, attempt, reason.message),
+  handle: ({ deliveryId, attempt }, job) => attemptDelivery(deliveryId, attempt, job.id),
+  giveUp: ({ deliveryId, attempt }, reason, job) => giveUpAttempt(deliveryId, attempt, reason.message, job.id),
 });

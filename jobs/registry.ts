@@ -10,6 +10,7 @@ import { pruneOutreachHandler } from './prune-outreach.ts';
 import { pruneRateLimitsHandler } from './prune-rate-limits.ts';
 import { pruneValidationHandler } from './prune-validation.ts';
 import { readMailboxesHandler } from './read-mailboxes.ts';
+import { requeueStrandedWorkHandler } from './requeue-stranded-work.ts';
 import { scrapeRunHandler } from './scrape-run.ts';
 import { validateEmailsHandler } from './validate-emails.ts';
 
@@ -28,4 +29,5 @@ export const jobRegistry: JobHandler[] = [
   pruneIdempotencyAndWebhooksHandler,
   pruneValidationHandler,
   pruneOAuthHandler,
+  requeueStrandedWorkHandler,
 ];

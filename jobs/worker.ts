@@ -39,14 +39,14 @@ async function handle(handler: JobHandler, job: Job, lockLifetimeMs: number) {
     // Its workers died (or its giveUp failed, and Agenda ran it again to give it up once more).
     const failed = Boolean(job.attrs.failCount);
     const message = failed ? (job.attrs.failReason ?? 'the job failed') : `the job was interrupted ${attempt - 1} times`;
-    await handler.giveUp?.(payload, { kind: failed ? 'failed' : 'interrupted', message, starts: attempt - 1 });
+    await handler.giveUp?.(payload, { kind: failed ? 'failed' : 'interrupted', message, starts: attempt - 1 }, { id: jobId });
     await forgetJobStarts(jobId);
     jobRuns.inc({ job: contract.name, outcome: 'given_up' });
     return;
   }
   const renew = setInterval(() => void job.touch().catch(() => undefined), Math.max(500, lockLifetimeMs / 3));
   try {
-    await handler.handle(payload);
+    await handler.handle(payload, { id: jobId });
     await forgetJobStarts(jobId);
     jobRuns.inc({ job: contract.name, outcome: 'completed' });
   } catch (error) {
@@ -63,7 +63,7 @@ async function handle(handler: JobHandler, job: Job, lockLifetimeMs: number) {
       throw error; // Agenda runs it again after a backoff.
     }
     // A giveUp that fails throws too: Agenda then runs the job again, which gives it up again.
-    await handler.giveUp?.(payload, { kind: 'failed', message: messageOf(error), starts: attempt });
+    await handler.giveUp?.(payload, { kind: 'failed', message: messageOf(error), starts: attempt }, { id: jobId });
     await forgetJobStarts(jobId);
     jobRuns.inc({ job: contract.name, outcome: 'given_up' });
   } finally {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { agentRunJob } from '../jobs/contracts.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import {
   finishedAgentRunStatuses,
   type agentRun,
@@ -181,4 +181,15 @@ async function resumeRun(run: AgentRunDoc, message: string): Promise<Started> {
   if (!resumed) throw stillWorking('cancelled');
   await enqueue(agentRunJob, { runId: run._id });
   return { run_id: run._id, conversation_id: run.conversationId, status: 'resumed' };
+}
+
+/**
+ * Queues again the runs waiting for a worker (queued, or resumed by a reply) since before strandedBefore with no job:
+ * the process of their request died between recording them and queuing their job. Once per run: a run whose job is
+ * queued or under way keeps it.
+ */
+export async function requeueStrandedRuns(): Promise<void> {
+  const waiting = { status: { $in: ['queued', 'planning', 'running'] as const }, updatedAt: { $lt: strandedBefore() } };
+  const runs = await AgentRun.find(waiting, { _id: 1 }).lean<Array<{ _id: string }>>();
+  for (const { _id } of runs) await enqueueOnceAt(agentRunJob, new Date(), { runId: _id }, ['runId']);
 }

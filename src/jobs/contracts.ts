@@ -73,6 +73,14 @@ export const expireEndpointCacheJob = defineJobContract({
   every: '5 minutes',
 });
 
+/** Queues again the work a process recorded and died before queuing (agent runs, scrape runs, validation jobs). */
+export const requeueStrandedWorkJob = defineJobContract({
+  name: 'stranded-work.requeue',
+  payload: noPayload,
+  retries: 0,
+  every: '10 minutes',
+});
+
 /** Removes rate-limit windows no longer in use. */
 export const pruneRateLimitsJob = defineJobContract({ name: 'rate-limits.prune', payload: noPayload, retries: 0, every: '10 minutes' });
 

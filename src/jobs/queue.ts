@@ -2,6 +2,7 @@ import { MongoBackend } from '@agendajs/mongo-backend';
 import { Agenda, InMemoryNotificationChannel } from 'agenda';
 import mongoose from 'mongoose';
 import type { z } from 'zod';
+import { nowMs } from '../clock.ts';
 import type { JobContract } from './job-contract.ts';
 
 let queue: Agenda | undefined;
@@ -37,6 +38,29 @@ export async function enqueueAt<Payload extends z.ZodType>(
 ): Promise<void> {
   await jobQueue().schedule(when, job.name, job.payload.parse(payload) as Record<string, unknown>);
 }
+
+/**
+ * Saves a job to run at `when` unless one whose payload has the same values of `identity` is in the queue (waiting,
+ * running or failed), as work that may be queued again (after a crash) queues one job. Agenda's insert-only upsert:
+ * two processes racing may still both insert, so the handler must make the work once itself (see its contract).
+ */
+export async function enqueueOnceAt<Payload extends z.ZodObject>(
+  job: JobContract<Payload>,
+  when: Date,
+  payload: z.input<Payload>,
+  identity: Array<keyof z.infer<Payload> & string>,
+): Promise<void> {
+  const data = job.payload.parse(payload) as Record<string, unknown>;
+  const unique = Object.fromEntries(identity.map((field) => [`data.${field}`, data[field]]));
+  await jobQueue().create(job.name, data).unique(unique, { insertOnly: true }).schedule(when).save();
+}
+
+/**
+ * Work recorded before this time and still waiting for its first worker was left by a process that died between
+ * recording it and queuing its job (a request's two writes are milliseconds apart): the stranded-work job queues it
+ * again, with enqueueOnceAt, so work whose job is queued or running keeps that one.
+ */
+export const strandedBefore = () => new Date(nowMs() - 10 * 60_000);
 
 /** Jobs due and not taken by a worker, by job name (the queue is small: finished one-off jobs are removed). */
 export async function queueDepth(): Promise<Record<string, number>> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { listScraperRunsInput, listScraperRunsOutput, scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
 import { scrapeRunJob } from '../jobs/contracts.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
 import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
@@ -161,4 +161,14 @@ export async function deleteScraperRuns(workspaceId: string, scraperId: string):
     if (deleted?.resultKey) await deleteResult(deleted.resultKey, deleted.resultChunks);
   }
   return runs.length;
+}
+
+/**
+ * Queues again the runs queued (or running) since before strandedBefore with no job: the process of their request
+ * died between saving the run and queuing it. Once per run: a run whose job is queued or under way keeps it.
+ */
+export async function requeueStrandedScrapeRuns(): Promise<void> {
+  const waiting = { status: { $in: ['queued', 'running'] as const }, updatedAt: { $lt: strandedBefore() } };
+  const runs = await ScrapeRun.find(waiting, { _id: 1, workspaceId: 1 }).lean<Array<{ _id: string; workspaceId: string }>>();
+  for (const { _id, workspaceId } of runs) await enqueueOnceAt(scrapeRunJob, new Date(), { runId: _id, workspaceId }, ['runId']);
 }

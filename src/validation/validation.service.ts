@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { validateEmailsJob } from '../jobs/contracts.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import {
   billableStatuses,
   type EmailStatus,
@@ -162,4 +162,16 @@ export async function pruneValidationRecords(): Promise<void> {
   const stale = { createdAt: { $lt: new Date(nowMs() - 7 * dayMs) } };
   await ValidationWork.deleteMany(stale);
   await ValidationNote.deleteMany(stale);
+}
+
+/**
+ * Queues again the validation jobs queued since before strandedBefore with no background job: the process of their
+ * request died between saving the job and queuing it (a job once started keeps a background job, or its
+ * continuation, until it ends). Once per job.
+ */
+export async function requeueStrandedValidationJobs(): Promise<void> {
+  const jobs = await ValidationJob.find({ status: 'queued', updatedAt: { $lt: strandedBefore() } }, { _id: 1 }).lean<
+    Array<{ _id: string }>
+  >();
+  for (const { _id } of jobs) await enqueueOnceAt(validateEmailsJob, new Date(), { jobId: _id }, ['jobId']);
 }

@@ -1,5 +1,3 @@
-import { deliverWebhookJob } from '../jobs/contracts.ts';
-import { enqueueAt } from '../jobs/queue.ts';
 import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
 import { insertNew } from '../db/insert-new.ts';
@@ -7,6 +5,7 @@ import { journaled } from '../db/journaled.ts';
 import type { StoredEvent } from '../events/events.service.ts';
 import { createHostSlots } from '../net/host-slots.ts';
 import { openSecret } from '../secrets/secret-box.ts';
+import { queueNextAfter, takeAttempt } from './schedule.ts';
 import { sendWebhook } from './send-webhook.ts';
 import { attemptId, Webhook, WebhookAttempt, type AttemptDoc, type WebhookDoc } from './webhook.models.ts';
 
@@ -41,13 +40,14 @@ const retryDelay = (n: number, waitAtLeastMs = 0) =>
   n + 1 < attemptDelaysMs.length ? Math.max(attemptDelaysMs[n + 1]!, waitAtLeastMs) : null;
 
 /**
- * Makes the attempts, all at once (a few POSTs to each host at a time), then
- * records them with one insert and schedules the next attempt of each that
- * failed. An attempt recorded meanwhile (a delivery handed on twice) is not
- * recorded again and schedules nothing; a worker that dies before recording
- * leaves its attempts unrecorded, to be made again with the same
- * `webhook-id` (at least once). The records are journaled: one that a power
- * loss undid would have its POST made again. An endpoint that answers 410,
+ * Makes the attempts, claimed by the caller (schedule.ts), all at once (a few
+ * POSTs to each host at a time), then records them with one insert and
+ * queues the next attempt of each that failed. An attempt recorded meanwhile
+ * is not recorded again and queues nothing here; a worker that dies before
+ * recording leaves its attempts unrecorded, to be made again with the same
+ * `webhook-id` (at least once), and one that dies before queuing leaves that
+ * to the job or event run again (takeAttempt). The records are journaled: one
+ * that a power loss undid would have its POST made again. An endpoint that answers 410,
  * or whose attempts have all failed for 5 days, is disabled.
  */
 export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
@@ -55,11 +55,7 @@ export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
   const hooks = new Map(planned.map(({ hook }) => [hook._id, hook]));
   const endpoints = new Map([...hooks].map(([id, hook]) => [id, { ...hook, secrets: secretsInUse(hook) }]));
   const made = await Promise.all(planned.map((attempt) => make(attempt, endpoints.get(attempt.hook._id)!)));
-  const recorded = await insertNew(
-    WebhookAttempt,
-    made.map(({ record }) => record),
-    journaled,
-  );
+  const recorded = await insertNew(WebhookAttempt, made, journaled);
   // Only what the attempts changed is written: a change made meanwhile (disabled by hand) stays.
   for (const hook of hooks.values()) {
     const state = endpoints.get(hook._id)!;
@@ -69,34 +65,25 @@ export async function makeAttempts(planned: PlannedAttempt[]): Promise<void> {
     };
     if (Object.keys(changed).length) await Webhook.updateOne({ _id: hook._id }, { $set: changed });
   }
-  for (const { record, retryInMs } of made) {
-    if (retryInMs !== null && recorded.has(record._id))
-      await enqueueAt(deliverWebhookJob, new Date(Date.now() + retryInMs), { deliveryId: record.deliveryId, attempt: record.n + 1 });
-  }
+  for (const record of made) if (recorded.has(record._id)) await queueNextAfter(record);
 }
 
-/** Makes one attempt (none when its endpoint is disabled by now): its record, and when the next one is due; `endpoint` follows the outcome. */
-async function make(
-  { hook, event, deliveryId, n }: PlannedAttempt,
-  endpoint: EndpointState,
-): Promise<{ record: AttemptDoc; retryInMs: number | null }> {
+/** Makes one attempt (none when its endpoint is disabled by now) and answers its record; `endpoint` follows the outcome. */
+async function make({ hook, event, deliveryId, n }: PlannedAttempt, endpoint: EndpointState): Promise<AttemptDoc & { _id: string }> {
   const base = { _id: attemptId(deliveryId, n), deliveryId, n };
   const release = await hostSlots(new URL(hook.url).host);
   try {
     if (!endpoint.enabled) {
       const error = `the endpoint is disabled (${endpoint.disabledReason ?? 'manual'})`;
       const attemptedAt = new Date(nowMs());
-      return {
-        record: { ...base, outcome: 'failed', durationMs: 0, statusCode: null, error, nextAttemptAt: null, attemptedAt },
-        retryInMs: null,
-      };
+      return { ...base, outcome: 'failed', durationMs: 0, statusCode: null, error, nextAttemptAt: null, attemptedAt };
     }
     const now = nowMs();
     const sent = await sendWebhook(hook.url, { id: event.id, secrets: endpoint.secrets }, bodyOf(event));
     const record = { ...base, statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error, attemptedAt: new Date(nowMs()) };
     if (sent.error === null) {
       endpoint.failingSince = null;
-      return { record: { ...record, outcome: 'delivered', nextAttemptAt: null }, retryInMs: null };
+      return { ...record, outcome: 'delivered', nextAttemptAt: null };
     }
     const failingSince = endpoint.failingSince?.getTime() ?? now;
     const disable = sent.statusCode === 410 ? 'gone' : nowMs() - failingSince >= failingLimitMs ? 'failing' : null;
@@ -104,17 +91,18 @@ async function make(
     else endpoint.failingSince ??= new Date(now);
     const retryInMs = disable ? null : retryDelay(n, sent.retryAfterMs ?? 0);
     const nextAttemptAt = retryInMs === null ? null : new Date(nowMs() + retryInMs);
-    return { record: { ...record, outcome: nextAttemptAt ? 'retry' : 'failed', nextAttemptAt }, retryInMs };
+    return { ...record, outcome: nextAttemptAt ? 'retry' : 'failed', nextAttemptAt };
   } finally {
     release();
   }
 }
 
-/** A worker kept dying on the attempt: it is recorded as failed, and the schedule goes on. */
-export async function giveUpAttempt(deliveryId: string, n: number, reason: string): Promise<void> {
+/** The job of attempt n kept failing or its workers dying: the attempt is recorded as failed, and the schedule goes on. */
+export async function giveUpAttempt(deliveryId: string, n: number, reason: string, claimant: string): Promise<void> {
+  if (!(await takeAttempt(deliveryId, n, claimant))) return;
   const retryInMs = retryDelay(n);
   const nextAttemptAt = retryInMs === null ? null : new Date(nowMs() + retryInMs);
-  const record = {
+  const record: AttemptDoc & { _id: string } = {
     _id: attemptId(deliveryId, n),
     deliveryId,
     n,
@@ -125,7 +113,5 @@ export async function giveUpAttempt(deliveryId: string, n: number, reason: strin
     nextAttemptAt,
     attemptedAt: new Date(nowMs()),
   };
-  const recorded = await insertNew(WebhookAttempt, [record], journaled);
-  if (recorded.size && retryInMs !== null)
-    await enqueueAt(deliverWebhookJob, new Date(Date.now() + retryInMs), { deliveryId, attempt: n + 1 });
+  if ((await insertNew(WebhookAttempt, [record], journaled)).size) await queueNextAfter(record);
 }

@@ -8,15 +8,8 @@ import { insertNew } from '../db/insert-new.ts';
 import { notFound } from '../errors/app-error.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
 import { makeAttempts, type PlannedAttempt } from './attempts.ts';
-import {
-  attemptId,
-  Webhook,
-  WebhookAttempt,
-  WebhookDelivery,
-  type AttemptDoc,
-  type DeliveryDoc,
-  type WebhookDoc,
-} from './webhook.models.ts';
+import { outboxClaimant, takeAttempt } from './schedule.ts';
+import { Webhook, WebhookAttempt, WebhookDelivery, type AttemptDoc, type DeliveryDoc, type WebhookDoc } from './webhook.models.ts';
 
 type DeliveryOut = z.infer<typeof webhookDelivery>;
 
@@ -31,9 +24,10 @@ const subscribes = (hook: WebhookDoc, event: StoredEvent) =>
 /**
  * One delivery per enabled endpoint of the event's workspace that wants it,
  * for many events at once (one read of their endpoints, one insert of their
- * deliveries), and each delivery's first attempt made here, at once (later
- * ones are jobs of their own). Safe to run again: a delivery exists once, and
- * an attempt recorded is not made again.
+ * deliveries, each inserted with its first attempt claimed by the outbox),
+ * and each delivery's first attempt made here, at once (later ones are jobs
+ * of their own). Safe to run again: a delivery exists once, and an attempt
+ * recorded is not made again, but its next one queued if that was lost.
  */
 export async function fanOut(events: StoredEvent[]): Promise<void> {
   const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
@@ -51,27 +45,28 @@ export async function fanOut(events: StoredEvent[]): Promise<void> {
       webhookId: hook._id,
       eventId: event.id,
       eventType: event.type,
+      claimedAttempt: 0,
+      claimedBy: outboxClaimant,
       createdAt: new Date(),
     })),
   );
-  // A delivery made just now has no attempt yet; one made by an earlier hand-on may have its first recorded.
-  const again = planned.filter(({ deliveryId }) => !created.has(deliveryId)).map(({ deliveryId }) => attemptId(deliveryId, 0));
-  const recorded = new Set(
-    again.length
-      ? (await WebhookAttempt.find({ _id: { $in: again } }, { _id: 1 }).lean<Array<{ _id: string }>>()).map(({ _id }) => _id)
-      : [],
+  // A delivery made just now has no attempt yet; one made by an earlier hand-on may have its first recorded (or claimed
+  // by a job: a retry asked meanwhile).
+  const again = await Promise.all(
+    planned.map(async (attempt) => created.has(attempt.deliveryId) || (await takeAttempt(attempt.deliveryId, 0, outboxClaimant)) !== null),
   );
-  await makeAttempts(planned.filter(({ deliveryId }) => !recorded.has(attemptId(deliveryId, 0))));
+  await makeAttempts(planned.filter((_, i) => again[i]));
 }
 
 /**
- * Attempt `n` of a delivery, unless it was recorded already. A worker that
- * dies mid-attempt leaves it unrecorded: the job runs again and the receiver
- * gets the same `webhook-id` again (at least once).
+ * Attempt `n` of a delivery, by the job `claimant`, unless it was recorded
+ * already or another job has it (takeAttempt). A worker that dies
+ * mid-attempt leaves it unrecorded: the job runs again and the receiver gets
+ * the same `webhook-id` again (at least once).
  */
-export async function attemptDelivery(deliveryId: string, n: number): Promise<void> {
-  const delivery = await WebhookDelivery.findById(deliveryId).lean<DeliveryDoc>();
-  if (!delivery || (await WebhookAttempt.exists({ _id: attemptId(deliveryId, n) }))) return;
+export async function attemptDelivery(deliveryId: string, n: number, claimant: string): Promise<void> {
+  const delivery = await takeAttempt(deliveryId, n, claimant);
+  if (!delivery) return;
   const [hook, event] = await Promise.all([Webhook.findById(delivery.webhookId).lean<WebhookDoc>(), getEvent(delivery.eventId)]);
   if (hook && event) await makeAttempts([{ hook, event, deliveryId, n }]);
 }

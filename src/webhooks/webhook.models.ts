@@ -21,7 +21,11 @@ webhookSchema.index({ workspaceId: 1, createdAt: -1 });
 export type WebhookDoc = InferRawDocTypeFromSchema<typeof webhookSchema>;
 export const Webhook = mongoose.model('Webhook', webhookSchema, 'webhooks');
 
-/** One event for one endpoint, inserted once (`_id` derived from both, so an event handed on twice makes one delivery). */
+/**
+ * One event for one endpoint, inserted once (`_id` derived from both, so an event handed on twice makes one
+ * delivery), with the attempt claimed last and who claimed it: an attempt is POSTed only by its claimant (the
+ * outbox for the first, then the job of each attempt, by its id), so two jobs for one attempt POST once.
+ */
 const deliverySchema = new Schema(
   {
     _id: { type: String, required: true },
@@ -29,6 +33,8 @@ const deliverySchema = new Schema(
     webhookId: { type: String, required: true },
     eventId: { type: String, required: true },
     eventType: { type: String, required: true },
+    claimedAttempt: { type: Number, default: null },
+    claimedBy: { type: String, default: null },
   },
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );

@@ -1,3 +1,4 @@
+import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentRun } from '../../src/agents/agent-run.model.ts';
 import { saveAgentLeads } from '../../src/agents/run/save-leads.ts';
@@ -7,11 +8,13 @@ import { createTestWorkspace, testSecretsKey, useApiServer } from '../support/ap
 import { serveFixture, type FixtureSite } from '../support/fixture-sites.ts';
 import { useScriptedModel } from '../support/openai-server.ts';
 import { startService } from '../support/processes.ts';
+import { useWebhookReceiver } from '../support/webhook-receiver.ts';
 
 // The API runs here without a worker; workers are separate processes, the first killed mid-run.
 const env: Record<string, string> = { OUTBOUND_ALLOWED_ADDRESSES: '127.0.0.1' };
 const model = useScriptedModel(env);
 const server = useApiServer(env);
+const receiver = useWebhookReceiver();
 
 const page =
   '<html><body><div class="member"><h3>Ada Lovelace</h3><p>CTO</p><a href="mailto:ada@acme.example">mail</a></div></body></html>';
@@ -19,11 +22,23 @@ let site: FixtureSite;
 beforeAll(async () => void (site = await serveFixture((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(page))));
 afterAll(() => site.close());
 
-const startWorkerProcess = () =>
+const workerEnv = () => ({
+  ...env,
+  MONGODB_URI: server.databaseUri,
+  SECRETS_KEY: testSecretsKey,
+  AGENT_LOCK_LIFETIME_MS: '2000',
+  // The dead worker's turn at the event outbox passes on as soon.
+  WEBHOOK_LOCK_LIFETIME_MS: '2000',
+  LOG_LEVEL: 'error',
+  PORT: '0',
+});
+const startWorkerProcess = () => startService(process.execPath, ['src/main.ts', 'worker'], workerEnv(), null);
+/** A worker that kills itself once a run's status is set to `status` (test/support/crashing-service.ts). */
+const startCrashingWorker = (status: string) =>
   startService(
     process.execPath,
-    ['src/main.ts', 'worker'],
-    { ...env, MONGODB_URI: server.databaseUri, SECRETS_KEY: testSecretsKey, AGENT_LOCK_LIFETIME_MS: '2000', LOG_LEVEL: 'error', PORT: '0' },
+    ['test/support/crashing-service.ts', 'worker'],
+    { ...workerEnv(), CRASH_AFTER_SETTING: `AgentRun:${status}` },
     null,
   );
 
@@ -97,4 +112,42 @@ describe('an agent worker that dies mid-run', () => {
       await worker.stop();
     }
   }, 60_000);
+});
+
+describe('an agent worker that dies right after a run ends or pauses', () => {
+  const finish = { name: 'finish', arguments: { summary: 'Nobody found.' } };
+  const ask = { name: 'ask_user', arguments: { question: 'Which city?' } };
+  for (const [status, step, event, startsSpent] of [
+    ['completed', finish, 'agent.run.completed', false],
+    ['paused', ask, 'agent.run.paused', false],
+    // That death was the job's last start: the next start gives the job up.
+    ['completed', finish, 'agent.run.completed', true],
+    ['paused', ask, 'agent.run.paused', true],
+  ] as const) {
+    it(`has the worker taking the run over announce it ${status} (${event})${startsSpent ? ', giving up its job' : ''}`, async () => {
+      const { apiKey } = await createTestWorkspace('pro');
+      await server.request('POST', '/api/webhooks', { key: apiKey, body: { url: receiver.url, events: [event] } });
+      receiver.reset();
+      model.reset();
+      model.script({ toolCalls: [step], totalTokens: 1_000 });
+      const crashing = await startCrashingWorker(status);
+      const started = await startRun(server, apiKey, { goal: 'The CTO of Acme' });
+      expect(await crashing.exited, crashing.output()).toBe('SIGKILL');
+      expect((await waitForRun(server, apiKey, started.run_id, () => true)).status).toBe(status);
+      if (startsSpent) {
+        const job = await mongoose.connection.db!.collection('agenda_jobs').findOne({ name: 'agent.run', 'data.runId': started.run_id });
+        await mongoose.connection.db!.collection('job_attempts').updateOne({ _id: String(job!._id) as never }, { $set: { starts: 3 } });
+      }
+
+      const next = await startWorkerProcess();
+      try {
+        const [delivery] = await receiver.waitFor(1, 30_000);
+        const message = JSON.parse(delivery!.body) as { type: string; data: { id: string; status: string } };
+        expect(message).toMatchObject({ type: event, data: { id: started.run_id, status } });
+        expect(model.requests).toHaveLength(1);
+      } finally {
+        await next.stop();
+      }
+    }, 60_000);
+  }
 });

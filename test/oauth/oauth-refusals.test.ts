@@ -175,7 +175,7 @@ describe('the authorization server refuses', () => {
     const records = mongoose.connection.db!.collection('oauth_records');
     const accessTokens = () => records.countDocuments({ model: 'AccessToken' });
     expect(await accessTokens()).toBeGreaterThan(0);
-    await pruneOAuthHandler.handle({});
+    await pruneOAuthHandler.handle({}, { id: 'a-prune' });
     expect(await accessTokens()).toBe(0);
     expect(await records.countDocuments({ model: 'RefreshToken' })).toBeGreaterThan(0);
   });

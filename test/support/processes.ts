@@ -50,6 +50,7 @@ export async function startService(command: string, args: string[], env: Record<
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | string>((done) => child.once('exit', (code, signal) => done(code ?? signal!)));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${command} exited ${child.exitCode}:\n${output}`);
@@ -63,6 +64,8 @@ export async function startService(command: string, args: string[], env: Record<
       return {
         pid: child.pid,
         output: () => output,
+        /** Its exit code, or the signal that ended it. */
+        exited,
         /** Kills it outright, as a crash would. */
         kill: () => child.kill('SIGKILL'),
         stop: () =>

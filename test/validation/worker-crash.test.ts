@@ -5,29 +5,33 @@ import { createTestWorkspace, testSecretsKey, useApiServer } from '../support/ap
 import { importLeads } from '../support/leads.ts';
 import { useMailWorld } from '../support/mail-world.ts';
 import { startService } from '../support/processes.ts';
+import { useWebhookReceiver } from '../support/webhook-receiver.ts';
 import { resultsOf, startValidation, waitForJob } from '../support/validation.ts';
 
 // The API runs here without a worker; workers are separate processes, the first killed mid-job.
-const world = useMailWorld({
-  'slow.test': { ip: '127.0.0.31', otherwise: 'slow' },
-  'acme.test': { ip: '127.0.0.32', otherwise: 'accept' },
-});
+const world = useMailWorld(
+  {
+    'slow.test': { ip: '127.0.0.31', otherwise: 'slow' },
+    'acme.test': { ip: '127.0.0.32', otherwise: 'accept' },
+    'grey.test': { ip: '127.0.0.33', otherwise: 'greylist' },
+  },
+  // The mail hosts and the webhook receiver.
+  { allowed: ['127.0.0.31', '127.0.0.32', '127.0.0.33', '127.0.0.1'] },
+);
 const server = useApiServer(world.env);
+const receiver = useWebhookReceiver();
 
-const startWorkerProcess = () =>
-  startService(
-    process.execPath,
-    ['src/main.ts', 'worker'],
-    {
-      ...world.env,
-      MONGODB_URI: server.databaseUri,
-      SECRETS_KEY: testSecretsKey,
-      VALIDATION_LOCK_LIFETIME_MS: '2000',
-      LOG_LEVEL: 'error',
-      PORT: '0',
-    },
-    null,
-  );
+const workerEnv = () => ({
+  ...world.env,
+  MONGODB_URI: server.databaseUri,
+  SECRETS_KEY: testSecretsKey,
+  VALIDATION_LOCK_LIFETIME_MS: '2000',
+  VALIDATION_RETRY_DELAY_MS: '300',
+  WEBHOOK_LOCK_LIFETIME_MS: '2000',
+  LOG_LEVEL: 'error',
+  PORT: '0',
+});
+const startWorkerProcess = () => startService(process.execPath, ['src/main.ts', 'worker'], workerEnv(), null);
 
 const collection = (name: string) => mongoose.connection.db!.collection(name);
 
@@ -121,6 +125,36 @@ describe('a validation worker that dies', () => {
       expect(await collection('leads').countDocuments({ workspaceId, email_status: 'valid' })).toBe(2);
     } finally {
       await worker.stop();
+    }
+  }, 60_000);
+
+  it('has a job ended by a continuation, its worker killed before the end was announced, announced by the next', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const hook = await server.request('POST', '/api/webhooks', {
+      key: apiKey,
+      body: { url: receiver.url, events: ['validation.job.completed'] },
+    });
+    expect(hook.status).toBe(201);
+    receiver.reset();
+    const leads = await importLeads(server, apiKey, [{ email: 'ada@grey.test' }]);
+    // Greylisted at first: the job waits for its continuation, which ends it; that worker dies right after.
+    const crashing = await startService(
+      process.execPath,
+      ['test/support/crashing-service.ts', 'worker'],
+      { ...workerEnv(), CRASH_AFTER_SETTING: 'ValidationJob:completed' },
+      null,
+    );
+    const job = await startValidation(server, apiKey, { lead_ids: leads.map((l) => l.id) });
+    expect(await crashing.exited, crashing.output()).toBe('SIGKILL');
+    expect(world.rcpts('ada@grey.test')).toBe(2);
+    expect((await waitForJob(server, apiKey, job.id, () => true)).status).toBe('completed');
+
+    const next = await startWorkerProcess();
+    try {
+      const [delivery] = await receiver.waitFor(1, 30_000);
+      expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'validation.job.completed', data: { id: job.id, status: 'completed' } });
+    } finally {
+      await next.stop();
     }
   }, 60_000);
 });

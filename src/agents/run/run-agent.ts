@@ -10,7 +10,7 @@ import { modelPlanner } from './model-planner.ts';
 import type { PlanContext, Planner } from './planner.ts';
 import { enricherPlanner } from './enricher/enricher.ts';
 import { researcherPlanner } from './researcher/researcher.ts';
-import { beginRun, closeEndedRun, finishRun, isFinished, markRunning, recordSources } from './run-lifecycle.ts';
+import { beginRun, closeEndedRun, finishRun, followUpRun, isFinished, markRunning, recordSources } from './run-lifecycle.ts';
 import { Toolbox, type StepTally } from './toolbox.ts';
 import { loadSteps, recordStep, type Step } from './transcript.ts';
 
@@ -28,7 +28,9 @@ const defaults = { max_leads: 50, max_pages: 60, max_tokens: 200_000 };
  */
 export async function runAgent(runId: string): Promise<void> {
   const initial = await AgentRun.findById(runId).lean<AgentRunDoc>();
-  if (!initial || isFinished(initial.status) || initial.status === 'paused') return;
+  if (!initial) return;
+  // A worker that died right after ending or pausing the run left its event (and its account's closing) to this one.
+  if (isFinished(initial.status) || initial.status === 'paused') return followUpRun(initial);
   await beginRun(runId);
   const steps = await loadSteps(runId, initial.steps);
   const context = await planContext(initial, steps);

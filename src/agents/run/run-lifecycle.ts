@@ -37,8 +37,21 @@ export const markRunning = (runId: string) => transition(runId, ['planning'], 'r
 /** Pauses a working run with the agent's question; null when it was cancelled meanwhile. */
 export async function pauseRun(runId: string, question: string): Promise<AgentRunDoc | null> {
   const paused = await transition(runId, ['planning', 'running'], 'paused', { resultSummary: question });
-  if (paused) await emitEvent(paused.workspaceId, 'agent.run.paused', toAgentRun(paused), `${runId}:${paused.steps}`);
+  if (paused) await announcePause(paused);
   return paused;
+}
+
+/** The paused run's event, once per pause (its id derived from the run and its step count). */
+const announcePause = (run: AgentRunDoc) => emitEvent(run.workspaceId, 'agent.run.paused', toAgentRun(run), `${run._id}:${run.steps}`);
+
+/**
+ * What follows the last change of a run that no worker works on (ended or
+ * paused): done again by a job that finds it so, as its worker may have died
+ * between that change and this (each part is safe to do twice).
+ */
+export async function followUpRun(run: AgentRunDoc): Promise<void> {
+  if (isFinished(run.status)) await closeEndedRun(run);
+  else if (run.status === 'paused') await announcePause(run);
 }
 
 /**
@@ -74,9 +87,11 @@ export async function cancelRun(run: AgentRunDoc, summary: string): Promise<Agen
   return cancelled || null;
 }
 
-/** The job gave the run up (its workers kept dying, or it kept failing). */
+/** The job gave the run up (its workers kept dying, or it kept failing); one that ended or paused is followed up. */
 export async function giveUpRun(runId: string, reason: string): Promise<void> {
-  await finishRun(runId, 'failed', `The run failed: ${reason}.`, { error: reason });
+  if (await finishRun(runId, 'failed', `The run failed: ${reason}.`, { error: reason })) return;
+  const run = await AgentRun.findById(runId).lean<AgentRunDoc>();
+  if (run) await followUpRun(run);
 }
 
 /** Writes a run's files (leads.csv; result.json with a result) and answers its charges, as they stand; null when the run is gone. */

@@ -46,8 +46,9 @@ export async function runValidationJob(jobId: string, at?: string): Promise<void
   }
   if (lease.kind !== 'taken') {
     const job = await readJob(jobId);
-    // A run that died after ending the job (or while it was cancelled) left its cleanup and event to this one.
-    if (job && !isActiveJob(job.status) && (job.leaseOwner || at === undefined)) await closeEndedJob(job);
+    // A run that died after ending the job (or while it was cancelled), its continuation's included, left its cleanup
+    // and event to this one (done again if it had done them: each is safe to repeat).
+    if (job && !isActiveJob(job.status)) await closeEndedJob(job);
     return;
   }
   await new JobRun(lease.job, owner, leaseMs, await loadJobState(lease.job)).run();

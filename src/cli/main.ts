@@ -9,10 +9,11 @@ import { holdsEmbeddedDatabase } from '../db/embedded-ferretdb.ts';
 import { logToStderr, setLogLevel } from '../logger.ts';
 import { setPassword } from '../sign-in/sign-in.service.ts';
 import { plans, type Plan } from '../../schema/plans.ts';
-import { createWorkspace, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
+import { createWorkspace, listWorkspaces, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
 
-const usage = `Usage:
+const usage = `Usage: npm run -s cli -- <command> (on the DATA_DIR or MONGODB_URI the service uses; prints one JSON value)
   cli workspace create --name N --plan free|starter|pro|business --email E
+  cli workspace list
   cli workspace update --id ID [--plan P] [--crawl-credits N] [--agent-credits N] [--validation-credits N] [--overage on|off] [--timezone IANA_ZONE]
   cli workspace show --id ID
   cli keys create --workspace ID --name N --scopes read,write [--brand BRAND_ID]
@@ -34,9 +35,10 @@ const options = {
   'crawl-credits': { type: 'string' },
   'agent-credits': { type: 'string' },
   'validation-credits': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Flags = Partial<Record<keyof typeof options, string>>;
+type Flags = Partial<Record<Exclude<keyof typeof options, 'help'>, string>>;
 
 function required(flags: Flags, name: keyof Flags): string {
   const value = flags[name];
@@ -99,6 +101,8 @@ async function run(command: string, flags: Flags): Promise<unknown> {
       });
     case 'workspace show':
       return showWorkspace(required(flags, 'id'));
+    case 'workspace list':
+      return listWorkspaces();
     case 'keys create': {
       const workspaceId = required(flags, 'workspace');
       const { key, secret } = await issueOwnerKey(
@@ -120,13 +124,26 @@ async function run(command: string, flags: Flags): Promise<unknown> {
   }
 }
 
+/** The database a MongoDB URI names, as `host/name`, without its credentials or options (they may hold a password). */
+function databaseNamed(uri: string): string {
+  const { host, pathname } = new URL(uri);
+  return `${host}${pathname === '/' ? '' : pathname}`;
+}
+
 async function main() {
   const { positionals, values } = parseArgs({ args: process.argv.slice(2), options, allowPositionals: true, strict: true });
+  const { help, ...flags } = values;
+  if (help || positionals[0] === 'help') {
+    console.log(usage);
+    return;
+  }
+  if (positionals.length === 0) throw new UsageError('No command given');
   const command = positionals.slice(0, 2).join(' ');
   const config = loadConfig();
   logToStderr();
   setLogLevel(config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL);
-  if (!config.MONGODB_URI) {
+  if (config.MONGODB_URI) console.error(`database ${databaseNamed(config.MONGODB_URI)} (MONGODB_URI)`);
+  else {
     const folder = resolve(config.DATA_DIR);
     // Only `workspace create` starts a database; every other command reads one, and a new empty one would only answer "not found".
     if (!holdsEmbeddedDatabase(folder) && command !== 'workspace create') {
@@ -138,7 +155,7 @@ async function main() {
   }
   const closeDatabase = await openDatabase(config, { role: 'cli' });
   try {
-    console.log(JSON.stringify(await run(command, values)));
+    console.log(JSON.stringify(await run(command, flags)));
   } finally {
     await closeDatabase();
   }

@@ -78,6 +78,14 @@ export async function showWorkspace(workspaceId: string): Promise<WorkspaceSumma
   return summarize(workspace, await getBalances(workspaceId));
 }
 
+/** Every workspace, oldest first: what an operator needs to find one (its id for the other commands). */
+export async function listWorkspaces(): Promise<Array<{ workspaceId: string; name: string; plan: Plan; createdAt: string }>> {
+  const workspaces = await Workspace.find({}, { name: 1, plan: 1, createdAt: 1 })
+    .sort({ createdAt: 1, _id: 1 })
+    .lean<Array<Pick<WorkspaceDoc, '_id' | 'name' | 'plan'> & { createdAt: Date }>>();
+  return workspaces.map((w) => ({ workspaceId: w._id, name: w.name, plan: w.plan, createdAt: w.createdAt.toISOString() }));
+}
+
 export async function updateWorkspace(
   workspaceId: string,
   changes: { plan?: Plan; timezone?: string; crawl?: number; agent?: number; validation?: number; overage?: boolean },

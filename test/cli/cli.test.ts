@@ -11,6 +11,9 @@ const cli = async (...args: string[]) => {
   return { ...result, json: result.code === 0 ? JSON.parse(result.stdout) : undefined };
 };
 
+/** The error a failed command prints: its last line on stderr (the first names the database it acted on). */
+const lastJson = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!);
+
 describe('admin CLI', () => {
   it('creates a workspace, manages keys and credits, each command printing one JSON object', async () => {
     const created = await cli('workspace', 'create', '--name', 'Acme', '--plan', 'starter', '--email', 'owner@acme.test');
@@ -89,10 +92,10 @@ describe('admin CLI', () => {
     expect(badZone.stderr).toContain('--timezone must be an IANA time zone');
     const badScope = await cli('keys', 'create', '--workspace', created.json.workspaceId, '--name', 'n', '--scopes', 'read,admin');
     expect(badScope.code).toBe(1);
-    expect(JSON.parse(badScope.stderr).error).toContain('scopes: unknown permission admin');
+    expect(lastJson(badScope.stderr).error).toContain('scopes: unknown permission admin');
     const noWorkspace = await cli('keys', 'create', '--workspace', 'nope', '--name', 'n', '--scopes', 'read');
     expect(noWorkspace.code).toBe(1);
-    expect(JSON.parse(noWorkspace.stderr)).toEqual({ error: 'Workspace not found' });
+    expect(lastJson(noWorkspace.stderr)).toEqual({ error: 'Workspace not found' });
     const foreignBrand = await cli(
       'keys',
       'create',
@@ -106,7 +109,34 @@ describe('admin CLI', () => {
       '3f1c2b7a-6f0e-4a51-9d2c-8b7e6a5d4c3b',
     );
     expect(foreignBrand.code).toBe(1);
-    expect(JSON.parse(foreignBrand.stderr)).toEqual({ error: 'brand: Brand not found' });
+    expect(lastJson(foreignBrand.stderr)).toEqual({ error: 'brand: Brand not found' });
+  }, 60_000);
+
+  it('prints its usage for --help, with no error, and lists workspaces with id, name, plan and creation time', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['workspace', '--help']]) {
+      const help = await run(process.execPath, ['src/cli/main.ts', ...args], env);
+      expect({ code: help.code, stderr: help.stderr }, args.join(' ')).toEqual({ code: 0, stderr: '' });
+      expect(help.stdout).toContain('cli workspace list');
+      expect(help.stdout).toContain('cli keys create --workspace ID');
+    }
+    const none = await run(process.execPath, ['src/cli/main.ts'], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('No command given');
+
+    const first = await cli('workspace', 'create', '--name', 'First listed', '--plan', 'pro', '--email', 'first@list.test');
+    const second = await cli('workspace', 'create', '--name', 'Second listed', '--plan', 'free', '--email', 'second@list.test');
+    const listed = await cli('workspace', 'list');
+    expect(listed.code).toBe(0);
+    const ours = (listed.json as Array<{ workspaceId: string }>).filter((w) =>
+      [first.json.workspaceId, second.json.workspaceId].includes(w.workspaceId),
+    );
+    expect(ours).toEqual([
+      { workspaceId: first.json.workspaceId, name: 'First listed', plan: 'pro', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { workspaceId: second.json.workspaceId, name: 'Second listed', plan: 'free', createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    ]);
+    // The database it acted on, first, without the URI's credentials or options.
+    const { host, pathname } = new URL(env.MONGODB_URI);
+    expect(listed.stderr.split('\n')[0]).toBe(`database ${host}${pathname} (MONGODB_URI)`);
   }, 60_000);
 
   it('names the data folder it uses, and refuses to read one that holds no database instead of making an empty one', async () => {
@@ -121,7 +151,7 @@ describe('admin CLI', () => {
 
       const created = await embedded('workspace', 'create', '--name', 'Here', '--plan', 'free', '--email', 'here@x.test');
       expect(created.code).toBe(0);
-      expect(created.stderr).toContain(`embedded database in ${folder} (DATA_DIR)`);
+      expect(created.stderr.split('\n')[0]).toBe(`embedded database in ${folder} (DATA_DIR)`);
       expect(existsSync(join(folder, 'leadops.sqlite'))).toBe(true);
       const shown = await embedded('workspace', 'show', '--id', JSON.parse(created.stdout).workspaceId);
       expect(JSON.parse(shown.stdout)).toMatchObject({ plan: 'free' });

@@ -79,13 +79,43 @@ export async function markLeadsContacted(leads: Array<{ id: string; status?: Lea
     await Lead.updateMany({ _id: { $in: ids }, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
 }
 
-/** The lead asked to hear no more: its `unsubscribed_at` is set (once). */
+/**
+ * The lead asked to hear no more: its `unsubscribed_at` is set (once), and
+ * announced. Asked again, it stores the event of the first time if the
+ * process that set it died before doing so.
+ */
 export async function markUnsubscribed(leadId: string): Promise<void> {
   const at = now();
   const updated = await Lead.findOneAndUpdate(
     { _id: leadId, unsubscribedAt: null },
-    { $set: { unsubscribedAt: at, updatedAt: at } },
+    { $set: { unsubscribedAt: at, unsubscribeEventPendingAt: at, updatedAt: at } },
     { returnDocument: 'after' },
   ).lean<LeadDoc>();
-  if (updated) await emitEvent(updated.workspaceId, 'outreach.lead.unsubscribed', toLead(updated as LeadDoc), `${leadId}:${at.getTime()}`);
+  if (updated) return announceUnsubscription(updated, at);
+  const unannounced = await Lead.findOne({ _id: leadId, unsubscribeEventPendingAt: { $gt: new Date(0) } }).lean<LeadDoc>();
+  if (unannounced) await announceUnsubscription(unannounced, unannounced.unsubscribeEventPendingAt!);
+}
+
+/**
+ * Stores the event of the lead's unsubscription at `at` (its id derived from the lead and that time, so storing it
+ * again finds it), then clears the unsubscription's mark.
+ */
+async function announceUnsubscription(lead: LeadDoc, at: Date): Promise<void> {
+  await emitEvent(lead.workspaceId, 'outreach.lead.unsubscribed', toLead(lead), `${lead._id}:${at.getTime()}`);
+  await Lead.updateOne(
+    { _id: lead._id, unsubscribeEventPendingAt: at },
+    { $unset: { unsubscribeEventPendingAt: 1 } },
+    { timestamps: false },
+  );
+}
+
+/**
+ * Stores the events of unsubscriptions whose process died before storing
+ * them (the sending engine's passes call this). Safe to run anywhere at once.
+ */
+export async function announcePendingUnsubscriptions(limit = 100): Promise<void> {
+  const pending = await Lead.find({ unsubscribeEventPendingAt: { $gt: new Date(0) } })
+    .limit(limit)
+    .lean<LeadDoc[]>();
+  for (const lead of pending) await announceUnsubscription(lead, lead.unsubscribeEventPendingAt!);
 }

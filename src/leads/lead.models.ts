@@ -31,6 +31,11 @@ const leadSchema = new Schema(
     email_is_free: { type: Boolean, default: null },
     email_validated_at: { type: Date, default: null },
     unsubscribedAt: { type: Date, default: null },
+    /**
+     * Set with `unsubscribedAt`, and removed once its `outreach.lead.unsubscribed` event is stored (whose id is
+     * derived from it): a process that dies between the two leaves the event to whoever finds this.
+     */
+    unsubscribeEventPendingAt: { type: Date },
     archivedAt: { type: Date, default: null },
     agentRunId: nullableString,
     leadSearchId: nullableString,
@@ -47,6 +52,8 @@ leadSchema.index({ workspaceId: 1, archivedAt: 1, unsubscribedAt: 1, createdAt: 
 // An agent run's leads, archived too.
 leadSchema.index({ workspaceId: 1, agentRunId: 1, createdAt: -1 });
 leadSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });
+// The unsubscriptions whose event is still to be stored (a handful at most, swept by the sending engine).
+leadSchema.index({ unsubscribeEventPendingAt: 1 });
 leadSchema.index({ workspaceId: 1, linkedinKey: 1 }, { unique: true });
 
 /** `custom` holds the lead's custom column values by key (Mixed in the schema). */

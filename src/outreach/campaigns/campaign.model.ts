@@ -30,9 +30,16 @@ const campaignSchema = new Schema(
     priority: { type: Number, default: 0, required: true },
     trackOpens: { type: Boolean, default: false, required: true },
     startedAt: { type: Date, default: null },
+    /**
+     * Set when the campaign completes, to that time, and removed once its `outreach.campaign.completed` event is
+     * stored (whose id is derived from it): a process that dies between the two leaves the event to whoever finds this.
+     */
+    completionEventPendingAt: { type: Date },
   },
   { timestamps: true, versionKey: false },
 );
+
+campaignSchema.index({ completionEventPendingAt: 1 });
 
 export type CampaignDoc = InferRawDocTypeFromSchema<typeof campaignSchema>;
 export const Campaign = mongoose.model('Campaign', campaignSchema, 'outreach_campaigns');

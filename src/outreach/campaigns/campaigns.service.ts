@@ -134,18 +134,40 @@ export async function updateCampaign(workspaceId: string, input: UpdateInput): P
 /** Active campaigns, highest priority first (the engine's order). */
 export const activeCampaigns = () => Campaign.find({ status: 'active' }).sort({ priority: -1, createdAt: 1 }).lean<CampaignDoc[]>();
 
-/** An active campaign with nothing left to send is completed (a paused one stays paused). */
+/**
+ * An active campaign with nothing left to send is completed (a paused one stays paused), then announced. One whose
+ * previous completion's event is still unstored waits for it (announcePendingCompletions), so no mark is written over.
+ */
 export async function completeCampaign(campaignId: string): Promise<void> {
+  const at = now();
   const completed = await Campaign.findOneAndUpdate(
-    { _id: campaignId, status: 'active' },
-    { $set: { status: 'completed' } },
+    { _id: campaignId, status: 'active', completionEventPendingAt: null },
+    { $set: { status: 'completed', completionEventPendingAt: at } },
     { returnDocument: 'after' },
   ).lean<CampaignDoc>();
-  if (completed)
-    await emitEvent(
-      completed.workspaceId,
-      'outreach.campaign.completed',
-      await toCampaign(completed),
-      `${campaignId}:${completed.updatedAt.getTime()}`,
-    );
+  if (completed) await announceCompletion(completed, at);
+}
+
+/**
+ * Stores the event of the campaign's completion at `at` (its id derived from the campaign and that time, so storing it
+ * again finds it), then clears the completion's mark.
+ */
+async function announceCompletion(campaign: CampaignDoc, at: Date): Promise<void> {
+  await emitEvent(campaign.workspaceId, 'outreach.campaign.completed', await toCampaign(campaign), `${campaign._id}:${at.getTime()}`);
+  await Campaign.updateOne(
+    { _id: campaign._id, completionEventPendingAt: at },
+    { $unset: { completionEventPendingAt: 1 } },
+    { timestamps: false },
+  );
+}
+
+/**
+ * Stores the events of completions whose process died before storing them
+ * (the sending engine's passes call this). Safe to run anywhere at once.
+ */
+export async function announcePendingCompletions(limit = 100): Promise<void> {
+  const pending = await Campaign.find({ completionEventPendingAt: { $gt: new Date(0) } })
+    .limit(limit)
+    .lean<CampaignDoc[]>();
+  for (const campaign of pending) await announceCompletion(campaign, campaign.completionEventPendingAt!);
 }

@@ -66,18 +66,41 @@ const percent = (rate: number) => `${(rate * 100).toFixed(1).replace(/\.0$/, '')
 export async function applyBounceGuard(workspaceId: string, inboxId: string): Promise<boolean> {
   const doc = await findInbox(workspaceId, inboxId);
   if (!doc) throw notFound('Inbox');
+  // A pause whose process died before its event was stored: its event first.
+  if (doc.pauseEventPendingAt) await announcePause(doc, doc.pauseEventPendingAt);
   if (doc.sendingPausedAt) return false;
   const { BOUNCE_GUARD_RATE: limit, BOUNCE_GUARD_MIN_SENDS: minSends } = settings();
   const { sent24h, bounced24h, bounceRate24h } = await last24hFigures(inboxId);
   if (sent24h < minSends || bounceRate24h <= limit) return false;
   const reason = `Bounce guard: ${bounced24h} bounces in ${sent24h} sends over the last 24 hours (${percent(bounceRate24h)}), above the ${percent(limit)} limit`;
-  // Only an inbox still sending is paused: two bounces racing here pause it once, with one reason.
+  // Only an inbox still sending is paused: two bounces racing here pause it once, with one reason. The pause and the
+  // mark of its event still to store are one write; an earlier pause whose event is unstored is never written over.
+  const at = now();
   const paused = await Inbox.findOneAndUpdate(
-    { _id: inboxId, sendingPausedAt: null },
-    { $set: { sendingPausedAt: now(), sendingPausedReason: reason } },
+    { _id: inboxId, sendingPausedAt: null, pauseEventPendingAt: null },
+    { $set: { sendingPausedAt: at, sendingPausedReason: reason, pauseEventPendingAt: at } },
     { returnDocument: 'after' },
   ).lean<InboxDoc>();
-  if (paused)
-    await emitEvent(workspaceId, 'outreach.inbox.paused', await toInbox(paused), `${inboxId}:${paused.sendingPausedAt!.getTime()}`);
+  if (paused) await announcePause(paused, at);
   return paused !== null;
+}
+
+/**
+ * Stores the event of the bounce guard's pause at `at` (its id derived from the inbox and that time, so storing it
+ * again finds it), then clears the pause's mark.
+ */
+async function announcePause(inbox: InboxDoc, at: Date): Promise<void> {
+  await emitEvent(inbox.workspaceId, 'outreach.inbox.paused', await toInbox(inbox), `${inbox._id}:${at.getTime()}`);
+  await Inbox.updateOne({ _id: inbox._id, pauseEventPendingAt: at }, { $unset: { pauseEventPendingAt: 1 } }, { timestamps: false });
+}
+
+/**
+ * Stores the events of pauses whose process died before storing them (the
+ * sending engine's passes call this). Safe to run anywhere at once.
+ */
+export async function announcePendingPauses(limit = 100): Promise<void> {
+  const pending = await Inbox.find({ pauseEventPendingAt: { $gt: new Date(0) } })
+    .limit(limit)
+    .lean<InboxDoc[]>();
+  for (const inbox of pending) await announcePause(inbox, inbox.pauseEventPendingAt!);
 }

@@ -29,9 +29,16 @@ const inboxSchema = new Schema(
     warmupStartedAt: { type: Date, default: null },
     sendingPausedAt: { type: Date, default: null },
     sendingPausedReason: { type: String, default: null },
+    /**
+     * Set with a bounce guard's pause to its time, and removed once its `outreach.inbox.paused` event is stored
+     * (whose id is derived from it): a process that dies between the two leaves the event to whoever finds this.
+     */
+    pauseEventPendingAt: { type: Date },
   },
   { timestamps: true, versionKey: false },
 );
+
+inboxSchema.index({ pauseEventPendingAt: 1 });
 
 export type InboxDoc = InferRawDocTypeFromSchema<typeof inboxSchema>;
 export const Inbox = mongoose.model('Inbox', inboxSchema, 'outreach_inboxes');

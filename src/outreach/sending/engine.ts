@@ -1,11 +1,12 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { activeCampaigns, completeCampaign } from '../campaigns/campaigns.service.ts';
+import { announcePendingUnsubscriptions } from '../../leads/lead-outreach.service.ts';
+import { activeCampaigns, announcePendingCompletions, completeCampaign } from '../campaigns/campaigns.service.ts';
 import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
 import { dueEnrollments, hasActiveEnrollments } from '../campaigns/enrollments.service.ts';
 import { inWindow } from '../campaigns/schedule.ts';
-import { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
+import { announcePendingPauses, inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
 import { recoverDeadHolds } from './send-recovery.ts';
 import { sendSteps, type CampaignPass, type StepOutcome } from './send-steps.ts';
@@ -25,12 +26,17 @@ export type TickReport = Partial<Record<StepOutcome, number>>;
  * daily limit or its inboxes' caps say stop. Every rule is enforced per
  * message in sendDueStep, so passes may overlap (two workers) without
  * sending anything twice or over a cap. First, the send holds a dead worker
- * left are closed (send-recovery.ts).
+ * left are closed (send-recovery.ts), and the events of changes whose
+ * process died before storing them (an inbox's pause, a campaign's
+ * completion, a lead's unsubscription) are stored.
  */
 export async function runOutreachPass(): Promise<TickReport> {
   const report: TickReport = {};
   await recoverDeadHolds().catch((error: unknown) =>
     log.error('closing the send holds of dead workers failed', { error: error instanceof Error ? error.message : String(error) }),
+  );
+  await Promise.all([announcePendingPauses(), announcePendingCompletions(), announcePendingUnsubscriptions()]).catch((error: unknown) =>
+    log.error('storing the events of changes left unannounced failed', { error: error instanceof Error ? error.message : String(error) }),
   );
   for (const campaign of await activeCampaigns()) {
     if (!inWindow(campaign.schedule, nowMs())) continue;

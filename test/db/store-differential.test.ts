@@ -1,4 +1,4 @@
-import { type AnyBulkWriteOperation, type Collection, type Document } from 'mongodb';
+import { type AnyBulkWriteOperation, type BulkWriteResult, type Collection, type Document, type MongoBulkWriteError } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answer,
@@ -19,6 +19,7 @@ import {
   wholeCollection,
   type Shape,
 } from '../support/store-corpus.ts';
+import { expectedFind, mongoDbFirst } from '../support/mongodb-order.ts';
 import { startStorePair, type StorePair } from '../support/store-pair.ts';
 
 /**
@@ -90,7 +91,7 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
         const skip = order && chance(random, 0.2) ? Math.floor(random() * 20) : 0;
         const limit = order && chance(random, 0.5) ? 1 + Math.floor(random() * 30) : 0;
         const described = `seed ${seed}, query ${n}: ${canonical({ query, order, skip, limit })}`;
-        expect(await find(patched, query, order, skip, limit), described).toEqual(await find(published, query, order, skip, limit));
+        expect(await find(patched, query, order, skip, limit), described).toEqual(await expectedFind(published, query, order, skip, limit));
         const counted = (collection: Collection) => answer(() => collection.countDocuments(query, skip ? { skip, limit } : {}));
         expect(await counted(patched), `count of ${described}`).toEqual(await counted(published));
         const commandCount = (collection: Collection) =>
@@ -110,29 +111,31 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
         const query = filter(random);
         const described = `seed ${seed}, write ${n}: ${canonical(query)}`;
         const value = pick(random, scalars);
-        const write = (collection: Collection) =>
-          // Single-document writes name their document by a sort ending in _id: without one MongoDB may take any match.
+        // Single-document writes name their document by a sort ending in _id: without one MongoDB may take any match.
+        // On the published build, the document MongoDB's sort puts first (../support/mongodb-order.ts).
+        const write = (collection: Collection, published = false) =>
           answer(async () => {
+            const first = async (order: Document) => (published ? mongoDbFirst(collection, query, order) : { filter: query, sort: order });
             switch (n % 5) {
               case 0:
                 return (await collection.updateMany(query, { $inc: { hits: 1 } })).modifiedCount;
               case 1:
                 return (await collection.updateMany(query, { $set: { b: value, touched: n } })).modifiedCount;
-              case 2:
+              case 2: {
+                const { filter: picked, sort: order } = await first({ s: 1, _id: 1 });
                 return canonical(
-                  await collection.findOneAndUpdate(
-                    query,
-                    { $set: { touched: n } },
-                    { sort: { s: 1, _id: 1 }, returnDocument: 'after', ...exactly },
-                  ),
+                  await collection.findOneAndUpdate(picked, { $set: { touched: n } }, { sort: order, returnDocument: 'after', ...exactly }),
                 );
-              case 3:
-                return canonical(await collection.findOneAndDelete(query, { sort: { d: -1, _id: 1 }, ...exactly }));
+              }
+              case 3: {
+                const { filter: picked, sort: order } = await first({ d: -1, _id: 1 });
+                return canonical(await collection.findOneAndDelete(picked, { sort: order, ...exactly }));
+              }
               default:
                 return (await collection.deleteMany({ $and: [query, { c: { $type: 'string' } }] })).deletedCount;
             }
           });
-        expect(await write(patched), described).toEqual(await write(published));
+        expect(await write(patched), described).toEqual(await write(published, true));
         expect(await wholeCollection(patched), described).toEqual(await wholeCollection(published));
       }
     },
@@ -161,16 +164,62 @@ describe('the patched embedded FerretDB against FerretDB as published', () => {
           return { updateOne: { filter: { _id: _id as never, ...extra }, update, upsert: chance(random, 0.3) } };
         });
         const ordered = chance(random, 0.5);
-        const described = `seed ${seed}, bulk ${n}: ${canonical(operations)}`;
-        const write = (collection: Collection) =>
-          answer(async () => {
-            const result = await collection.bulkWrite(operations.map(copy), { ordered });
-            return [result.matchedCount, result.modifiedCount, result.upsertedCount, canonical(result.upsertedIds)];
-          });
-        expect(await write(patched), described).toEqual(await write(published));
+        const described = `seed ${seed}, bulk ${n} (ordered: ${ordered}): ${canonical(operations)}`;
+        expect(shown(await runBulk(patched, operations, ordered)), described).toEqual(await bulkAsMongoDb(published, operations, ordered));
         expect(await wholeCollection(patched), described).toEqual(await wholeCollection(published));
       }
     },
     180_000,
   );
+
+  interface BulkOutcome {
+    counts: number[];
+    upserted: Record<number, unknown>;
+    refused: Array<[number, number]>;
+  }
+
+  /** What a bulk write did: its counts, the statement each upserted _id came from, the statements refused (index, code). */
+  async function runBulk(
+    collection: Collection,
+    operations: AnyBulkWriteOperation[],
+    ordered: boolean,
+  ): Promise<BulkOutcome | { error: unknown }> {
+    const outcome = (result: BulkWriteResult, refused: Array<[number, number]>) => ({
+      counts: [result.matchedCount, result.modifiedCount, result.upsertedCount],
+      upserted: result.upsertedIds,
+      refused,
+    });
+    try {
+      return outcome(await collection.bulkWrite(operations.map(copy), { ordered }), []);
+    } catch (error) {
+      const { result, writeErrors, code } = error as MongoBulkWriteError;
+      if (!result) return { error: code };
+      return outcome(
+        result,
+        (Array.isArray(writeErrors) ? writeErrors : [writeErrors]).map((refused) => [refused.index, refused.code]),
+      );
+    }
+  }
+  const shown = (answer: BulkOutcome | { error: unknown }) =>
+    'error' in answer ? answer : { ...answer, upserted: canonical(answer.upserted) };
+
+  /**
+   * MongoDB's answer to a bulk write of updates, from FerretDB as published given its statements one by one:
+   * MongoDB runs the statements after a refused one unless the write is ordered, and names each refused statement
+   * and each upsert's statement by its index. FerretDB as published stops at a refused statement whatever the write
+   * asks (FerretDB#2612), names the first statement as the one refused, and gives an upserted document the count of
+   * upserts before it as its statement's index.
+   */
+  async function bulkAsMongoDb(published: Collection, operations: AnyBulkWriteOperation[], ordered: boolean) {
+    const answer: BulkOutcome = { counts: [0, 0, 0], upserted: {}, refused: [] };
+    for (const [index, operation] of operations.entries()) {
+      const one = await runBulk(published, [operation], true);
+      if ('error' in one) return one;
+      one.counts.forEach((count, k) => (answer.counts[k]! += count));
+      if (one.upserted[0] !== undefined) answer.upserted[index] = one.upserted[0];
+      answer.refused.push(...one.refused.map(([, code]): [number, number] => [index, code]));
+      if (ordered && one.refused.length) break;
+    }
+    return shown(answer);
+  }
 });

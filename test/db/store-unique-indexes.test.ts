@@ -78,6 +78,10 @@ describe('unique indexes on the embedded store, as MongoDB', () => {
     // Both builds refuse this one: they compare a document's JSON text, where a date is its milliseconds.
     ['documents holding a date and its milliseconds', { a: new Date(5) }, { a: new Int32(5) }, false],
     ['documents with their fields in another order', { a: new Int32(1), b: new Int32(2) }, { b: new Int32(2), a: new Int32(1) }, false],
+    // Both builds compared a double by its shortest digits, which for 2^60 are 1152921504606847000: they took the
+    // first pair and refused the second.
+    ['long 2^60 and double 2^60', Long.fromString('1152921504606846976'), new Double(2 ** 60), true],
+    ['double 2^60 and the long of its shortest digits', new Double(2 ** 60), Long.fromString('1152921504606847000'), false],
     ['long 2^63-1 and double 2^63', Long.MAX_VALUE, new Double(2 ** 63), false],
     ['long 2^53+1 and double 2^53', Long.fromString('9007199254740993'), new Double(2 ** 53), false],
     ['true and 1', true, new Int32(1), false],

@@ -251,12 +251,12 @@ describe('a data folder of a newer format', () => {
           .collection('things')
           .insertOne({ _id: 'a' as never });
       });
-      onDatabaseFile(dataDir, (file) => file.exec('PRAGMA user_version = 3'));
+      onDatabaseFile(dataDir, (file) => file.exec('PRAGMA user_version = 4'));
 
       await expect(withStore(dataDir, 'patched', async () => {})).rejects.toThrow(
-        /database "leadops" is in data format 3, and this FerretDB build \(leadops patch\) knows formats up to 2: run the newer build of the project that wrote it, or restore a backup/,
+        /database "leadops" is in data format 4, and this FerretDB build \(leadops patch\) knows formats up to 3: run the newer build of the project that wrote it, or restore a backup/,
       );
-      expect(onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get())).toEqual({ user_version: 3 });
+      expect(onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get())).toEqual({ user_version: 4 });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

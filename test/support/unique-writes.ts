@@ -109,12 +109,7 @@ export async function runWrite(collection: Collection, write: Write): Promise<un
     const { _id, update, upsert } = step as Extract<Step, { kind: 'update' }>;
     return { updateOne: { filter: { _id: _id as never }, update: copy(update), upsert } };
   });
-  return counts(
-    await collection.bulkWrite(operations, { ordered: write.ordered }).catch((error: { code?: number }) => {
-      // FerretDB 1.24 names the command's first statement as the one refused, whichever it was: the error alone.
-      throw { code: error.code };
-    }),
-  );
+  return counts(await collection.bulkWrite(operations, { ordered: write.ordered }));
 }
 
 /** An answer, or the error's code and the steps a bulk command refused. */
@@ -179,6 +174,6 @@ export async function asMongoDb(published: Collection, write: Write, indexes: Un
   }
   if (write.steps.length === 1) return refusals.length ? { error: refusals[0]![1] } : answers[0];
   if (write.steps[0]!.kind === 'insert') return refusals.length ? { error: refusals[0]![1], refused: refusals } : answers.length;
-  if (refusals.length) return { error: refusals[0]![1] };
+  if (refusals.length) return { error: refusals[0]![1], refused: refusals };
   return (answers as number[][]).reduce((sum, counted) => sum.map((total, k) => total + counted[k]!), [0, 0, 0]);
 }

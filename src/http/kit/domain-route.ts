@@ -12,8 +12,8 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse, pathname:
 /**
  * An HTTP route a domain serves itself, beside its procedures, where a
  * JSON procedure cannot answer (a CSV download, a page a mail link opens,
- * the OAuth server). Domains declare them; src/http-routes.ts lists them,
- * as src/router.ts lists the procedures, and the server asks each in turn.
+ * the OAuth server). Domains declare them; src/http/routes.ts lists them,
+ * as src/http/router.ts lists the procedures, and the server asks each in turn.
  */
 export interface DomainRoute {
   /** How logs and metrics name the requests it serves; without it the route names them itself. */

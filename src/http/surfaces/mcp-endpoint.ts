@@ -6,7 +6,7 @@ import { authenticate } from '../../auth/authenticate.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { baseUrl } from '../../config.ts';
 import { toErrorResponse } from '../../errors/error-response.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../../auth/authenticate.ts';
 import { listEndpoints } from '../../endpoints/endpoints.service.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { buildOpenApiDocument, withPublishedEndpoints } from './openapi.ts';
 
 /**

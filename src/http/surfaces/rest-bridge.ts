@@ -3,7 +3,7 @@ import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../../errors/app-error.ts';
 import { noteRequest } from '../../logger.ts';
 import { toErrorResponse } from '../../errors/error-response.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { queryInput } from '../kit/query-input.ts';

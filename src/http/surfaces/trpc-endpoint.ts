@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import { toErrorResponse } from '../../errors/error-response.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { errorStyleOf } from '../../trpc/error-styles.ts';
 import { readJson } from '../kit/request-body.ts';

@@ -3,7 +3,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { toErrorResponse } from '../../../errors/error-response.ts';
-import type { AppRouter } from '../../../router.ts';
+import type { AppRouter } from '../../router.ts';
 import { createRequestContext } from '../../../trpc/context.ts';
 import { readJson } from '../../kit/request-body.ts';
 import { sendJson } from '../../kit/send-json.ts';

@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { toErrorResponse } from '../../../errors/error-response.ts';
-import type { AppRouter } from '../../../router.ts';
+import type { AppRouter } from '../../router.ts';
 import type { RequestContext } from '../../../trpc/context.ts';
 import { errorStyleOf } from '../../../trpc/error-styles.ts';
 import { procedureCaller, procedureDefs } from '../../../trpc/procedure-defs.ts';

@@ -56,6 +56,14 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: 'libraries-public-api',
+      severity: 'error',
+      comment:
+        "tRPC's unstable core is no API: the router, its procedures' meta and the caller are read through @trpc/server's public exports.",
+      from: {},
+      to: { path: 'node_modules/@trpc/server/dist/unstable-core-do-not-import' },
+    },
+    {
       name: 'transports-on-top',
       severity: 'error',
       comment:

@@ -8,9 +8,7 @@ import { leadsRouter } from '../leads/router.ts';
 import { outreachRouter } from '../outreach/router.ts';
 import { scrapersRouter } from '../scraping/router.ts';
 import { skillsRouter } from '../skills/router.ts';
-import { recordErrorStyles } from '../trpc/error-styles.ts';
 import { router } from '../trpc/init.ts';
-import { procedureDefs } from '../trpc/procedure-defs.ts';
 import { usageRouter } from '../usage/router.ts';
 import { validationRouter } from '../validation/router.ts';
 import { webhooksRouter } from '../webhooks/router.ts';
@@ -33,5 +31,3 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
-
-recordErrorStyles(procedureDefs(appRouter));

@@ -44,6 +44,7 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
     })
     // A path is the resource of its most specific template: /api/leads/capacity before /api/leads/{id}.
     .sort((a, b) => literalSegments(b.template) - literalSegments(a.template));
+  for (const { path, procedure } of routes) assertAnswersFromItsOutput(path, procedure);
   const call = procedureCaller(appRouter);
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse) {
@@ -66,9 +67,8 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
       ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
       const output = await call(ctx, route.path, input);
       const meta = route.procedure.meta;
-      const status =
-        typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
-      sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
+      const status = typeof meta?.successStatus === 'function' ? meta.successStatus(output) : (meta?.successStatus ?? 200);
+      sendJson(res, status, meta?.restBody ? meta.restBody(output) : output, ctx.responseHeaders);
     } catch (error) {
       const { status, body, headers } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
@@ -77,10 +77,21 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
   };
 }
 
+/** A REST answer computed from the output must be typed against the procedure's own output schema (fromOutput). */
+function assertAnswersFromItsOutput(path: string, { meta, output }: ProcedureDef) {
+  for (const [name, answer] of [
+    ['successStatus', meta?.successStatus],
+    ['restBody', meta?.restBody],
+  ] as const) {
+    if (typeof answer === 'function' && answer.output !== output)
+      throw new Error(`procedure ${path}: its ${name} is typed against another schema than its output`);
+  }
+}
+
 async function readInput(req: IncomingMessage, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
   const schema = route.procedure.inputs[0];
   if (!schema || schema.def.type === 'void') return undefined;
-  const reshape = (route.procedure.meta?.restInput ?? ((raw) => raw)) as (raw: Record<string, unknown>) => unknown;
+  const reshape = route.procedure.meta?.restInput ?? ((raw) => raw);
   if (req.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
   const body = (await readJsonBody(req, maxBodyBytes)) ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) {

@@ -34,11 +34,11 @@ export function createTrpcEndpoint(
     responseMeta: ({ ctx, errors, paths }) => {
       // A single call answers with the same HTTP status (and Retry-After) as REST; a batch keeps tRPC's own (207 when mixed).
       const single = errors.length === 1 && (paths?.length ?? 1) === 1;
-      const answer = single ? toErrorResponse(errors[0], errorStyleOf(paths?.[0])) : undefined;
+      const answer = single ? toErrorResponse(errors[0], errorStyleOf(errors[0])) : undefined;
       return { headers: { ...ctx?.responseHeaders, ...answer?.headers }, ...(answer && { status: answer.status }) };
     },
-    onError: ({ error, path }) => {
-      if (toErrorResponse(error, errorStyleOf(path)).status >= 500) options.onFault(error);
+    onError: ({ error }) => {
+      if (toErrorResponse(error, errorStyleOf(error)).status >= 500) options.onFault(error);
     },
   });
   return (req: IncomingMessage, res: ServerResponse) => handler(req, res);

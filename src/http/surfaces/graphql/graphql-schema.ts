@@ -40,7 +40,7 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
     try {
       return await callProcedure(context.requestContext, path, input);
     } catch (error) {
-      const { status, body, headers } = toErrorResponse(error, errorStyleOf(path));
+      const { status, body, headers } = toErrorResponse(error, errorStyleOf(error));
       if (status >= 500) onFault(error);
       Object.assign(context.requestContext.responseHeaders, headers);
       throw new GraphQLError(body.error, { extensions: { ...body, status } });

@@ -1,5 +1,5 @@
 import { artifactDownloadRoute } from '../agents/artifacts/artifact-download.route.ts';
-import type { DomainRoute } from './kit/domain-route.ts';
+import type { DomainRoute } from '../web/domain-route.ts';
 import { leadExportRoute } from '../leads/export-leads.route.ts';
 import { oauthRoute } from '../oauth/oauth.route.ts';
 import { outreachLinksRoute } from '../outreach/sending/public-pages.ts';

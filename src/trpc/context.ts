@@ -12,9 +12,13 @@ export interface RequestContext {
 
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-export const createRequestContext = (headers: IncomingHttpHeaders, rateLimitPerMinute: number): RequestContext => ({
-  authorization: single(headers.authorization),
-  idempotencyKey: single(headers['idempotency-key']),
+/** A request's headers, as the web platform (Headers) or Node gives them. */
+const header = (headers: Headers | IncomingHttpHeaders, name: string) =>
+  headers instanceof Headers ? (headers.get(name) ?? undefined) : single(headers[name]);
+
+export const createRequestContext = (headers: Headers | IncomingHttpHeaders, rateLimitPerMinute: number): RequestContext => ({
+  authorization: header(headers, 'authorization'),
+  idempotencyKey: header(headers, 'idempotency-key'),
   rateLimitPerMinute,
   responseHeaders: {},
 });

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../../errors/app-error.ts';
 import { noteRequest } from '../../logger.ts';
@@ -6,9 +5,9 @@ import { toErrorResponse } from '../../errors/error-response.ts';
 import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
-import { queryInput } from '../kit/query-input.ts';
-import { readJsonBody } from '../kit/request-body.ts';
-import { sendJson } from '../kit/send-json.ts';
+import { jsonAnswer } from '../../web/answers.ts';
+import { queryInput } from '../../web/query-input.ts';
+import { readJson } from '../../web/request-body.ts';
 
 interface Route {
   method: string;
@@ -47,32 +46,33 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
   for (const { path, procedure } of routes) assertAnswersFromItsOutput(path, procedure);
   const call = procedureCaller(appRouter);
 
-  return async function handleRest(req: IncomingMessage, res: ServerResponse) {
+  return async function handleRest(request: Request): Promise<Response> {
     let ctx: RequestContext | undefined;
     let route: Route | undefined;
+    let allow: Record<string, string> = {};
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = new URL(request.url);
       const pathname = normalizePath(url.pathname);
       const best = routes.find((route) => route.pattern.test(pathname));
-      if (!best) throw new AppError('not_found', `No route ${req.method} ${url.pathname}`);
+      if (!best) throw new AppError('not_found', `No route ${request.method} ${url.pathname}`);
       const resource = routes.filter((r) => r.template === best.template);
-      route = resource.find((r) => r.method === req.method);
+      route = resource.find((r) => r.method === request.method);
       if (!route) {
-        res.setHeader('Allow', resource.map((r) => r.method).join(', '));
-        throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
+        allow = { Allow: resource.map((r) => r.method).join(', ') };
+        throw new AppError('method_not_allowed', `${request.method} is not allowed on ${url.pathname}`);
       }
       noteRequest({ route: route.template });
       const pathParams = route.pattern.exec(pathname)?.groups ?? {};
-      const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
-      ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
+      const input = await readInput(request, url, route, pathParams, options.maxBodyBytes);
+      ctx = createRequestContext(request.headers, options.rateLimitPerMinute);
       const output = await call(ctx, route.path, input);
       const meta = route.procedure.meta;
       const status = typeof meta?.successStatus === 'function' ? meta.successStatus(output) : (meta?.successStatus ?? 200);
-      sendJson(res, status, meta?.restBody ? meta.restBody(output) : output, ctx.responseHeaders);
+      return jsonAnswer(status, meta?.restBody ? meta.restBody(output) : output, ctx.responseHeaders);
     } catch (error) {
       const { status, body, headers } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, { ...ctx?.responseHeaders, ...headers });
+      return jsonAnswer(status, body, { ...allow, ...ctx?.responseHeaders, ...headers });
     }
   };
 }
@@ -88,12 +88,12 @@ function assertAnswersFromItsOutput(path: string, { meta, output }: ProcedureDef
   }
 }
 
-async function readInput(req: IncomingMessage, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
+async function readInput(request: Request, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
   const schema = route.procedure.inputs[0];
   if (!schema || schema.def.type === 'void') return undefined;
   const reshape = route.procedure.meta?.restInput ?? ((raw) => raw);
-  if (req.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
-  const body = (await readJsonBody(req, maxBodyBytes)) ?? {};
+  if (request.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
+  const body = (await readJson(request, maxBodyBytes))?.value ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('validation_failed', 'body: must be a JSON object', { field: 'body' });
   }

@@ -8,9 +8,8 @@ import { procedureCaller, procedureDefs } from '../../../trpc/procedure-defs.ts'
 import { nullsAsZodAccepts, ZodToGraphQL } from './zod-to-graphql.ts';
 
 export interface GraphQLContext {
+  /** The request's context for every procedure it calls; the endpoint puts its response headers (rate limit) on the answer. */
   requestContext: RequestContext;
-  /** Copies the procedure's response headers (rate limit) onto the HTTP response. */
-  exposeHeaders: (headers: Record<string, string>) => void;
 }
 
 /** `leads.bulkUpdate` -> `leadsBulkUpdate` */
@@ -44,8 +43,6 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
       if (status >= 500) onFault(error);
       Object.assign(context.requestContext.responseHeaders, headers);
       throw new GraphQLError(body.error, { extensions: { ...body, status } });
-    } finally {
-      context.exposeHeaders(context.requestContext.responseHeaders);
     }
   };
 

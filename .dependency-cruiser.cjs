@@ -23,7 +23,7 @@ const layers = [
     path: '^src/',
     pathNot: `^src/(main\\.ts$|cli/|http/|trpc/|web/|(${platform})/|(${infrastructure})/|[^/]+\\.ts$)`,
   },
-  { name: 'procedure-kit', comment: 'apiProcedure and its context; the web kit domain routes are built with', path: '^src/(trpc|web)/' },
+  { name: 'kits', comment: 'apiProcedure and its context; the web kit domain routes are built with', path: '^src/(trpc|web)/' },
   {
     name: 'platform',
     comment: 'what every procedure passes through: credentials, limits, idempotency, events, the job queue',

@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 /** What every procedure call starts with, whichever surface it came through. */
 export interface RequestContext {
   authorization: string | undefined;
@@ -10,15 +8,9 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
 }
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-/** A request's headers, as the web platform (Headers) or Node gives them. */
-const header = (headers: Headers | IncomingHttpHeaders, name: string) =>
-  headers instanceof Headers ? (headers.get(name) ?? undefined) : single(headers[name]);
-
-export const createRequestContext = (headers: Headers | IncomingHttpHeaders, rateLimitPerMinute: number): RequestContext => ({
-  authorization: header(headers, 'authorization'),
-  idempotencyKey: header(headers, 'idempotency-key'),
+export const createRequestContext = (headers: Headers, rateLimitPerMinute: number): RequestContext => ({
+  authorization: headers.get('authorization') ?? undefined,
+  idempotencyKey: headers.get('idempotency-key') ?? undefined,
   rateLimitPerMinute,
   responseHeaders: {},
 });

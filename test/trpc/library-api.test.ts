@@ -36,7 +36,7 @@ describe('the router read through the libraries’ public APIs', () => {
       endpoint: '/trpc',
       req: new Request('http://api.test/trpc/scraping'),
       router: probes,
-      createContext: () => createRequestContext({}, 1000),
+      createContext: () => createRequestContext(new Headers(), 1000),
     });
     const body = await res.json();
     // No key: 401 in the scraping style, which the procedure's meta asks for.

@@ -2,8 +2,75 @@
  * The layout's dependency rules (docs/architecture.md), checked in CI by `npm run lint:deps`:
  * one direction everywhere, so a newcomer can read any module without the rest.
  */
+/**
+ * The house in layers, top first (docs/architecture.md draws them). A module imports its own layer and the ones
+ * below; an import of a layer above "runs back up" and fails lint:deps unless it is one of the few known ones
+ * (.dependency-cruiser-known-violations.json, each explained in docs/architecture.md). `npm run -s lint:layers` lists
+ * every import running back up, the known ones included, and counts them.
+ */
+const platform = 'auth|rate-limit|idempotency|events|jobs|llm';
+const infrastructure = 'db|errors|net|secrets|metrics|json-schema';
+const layers = [
+  {
+    name: 'entry',
+    comment: 'the processes: the service, the CLI, the worker and its job handlers',
+    path: '^(src/main\\.ts$|src/cli/|jobs/)',
+  },
+  { name: 'transports', comment: 'the HTTP server, the router assembly and every surface', path: '^src/http/' },
+  {
+    name: 'domains',
+    comment: 'src/<domain>/: procedures, services, models',
+    path: '^src/',
+    pathNot: `^src/(main\\.ts$|cli/|http/|trpc/|web/|(${platform})/|(${infrastructure})/|[^/]+\\.ts$)`,
+  },
+  { name: 'kits', comment: 'apiProcedure and its context; the web kit domain routes are built with', path: '^src/(trpc|web)/' },
+  {
+    name: 'platform',
+    comment: 'what every procedure passes through: credentials, limits, idempotency, events, the job queue',
+    path: `^src/(${platform})/`,
+  },
+  {
+    name: 'infrastructure',
+    comment: 'the store, errors, settings, logs, the clock, the network guard, secrets, metrics',
+    path: `^src/((${infrastructure})/|(config|logger|clock|database)\\.ts$)`,
+  },
+  {
+    name: 'contracts',
+    comment: 'zod contracts, the address guard, the crawlers, the FerretDB build',
+    path: '^(schema|outbound|scrapers|tools)/',
+  },
+];
+
+/** One rule per pair of layers: the lower may not import the higher. */
+const layerRules = layers.flatMap((lower, i) =>
+  layers.slice(0, i).map((higher) => ({
+    name: `back-up:${lower.name}->${higher.name}`,
+    severity: 'error',
+    comment: `${lower.name} (${lower.comment}) sits below ${higher.name} (${higher.comment}): the import runs back up.`,
+    from: { path: lower.path, ...(lower.pathNot && { pathNot: lower.pathNot }) },
+    to: { path: higher.path, ...(higher.pathNot && { pathNot: higher.pathNot }) },
+  })),
+);
+
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'libraries-public-api',
+      severity: 'error',
+      comment:
+        "tRPC's unstable core is no API: the router, its procedures' meta and the caller are read through @trpc/server's public exports.",
+      from: {},
+      to: { path: 'node_modules/@trpc/server/dist/unstable-core-do-not-import' },
+    },
+    {
+      name: 'transports-on-top',
+      severity: 'error',
+      comment:
+        'src/http/ (server, router assembly, routes list, surfaces) is imported by nothing outside it but the entry point that starts it: domains build their HTTP routes from src/web/.',
+      from: { pathNot: '^src/(http/|main\\.ts$)' },
+      to: { path: '^src/http/' },
+    },
     { name: 'no-cycles', severity: 'error', comment: 'No import cycles, type-only imports included.', from: {}, to: { circular: true } },
     {
       name: 'schema-is-contract',

@@ -15,6 +15,13 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='procedures'][object.property.name='_def']",
+          message: "A router's procedures are read through procedureDefs (src/trpc/procedure-defs.ts), from its public shape.",
+        },
+      ],
     },
   },
   {

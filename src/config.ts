@@ -28,6 +28,8 @@ const envSchema = z.object({
   /** `true` behind a reverse proxy: the client's address is X-Forwarded-For's first entry and its protocol X-Forwarded-Proto. */
   TRUST_PROXY: z.stringbool().default(false),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** How long a client may take to send its whole request, headers and body, before the server answers 408 and closes. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   /** The deepest a GraphQL query may nest: its selections, and lists and objects in its arguments (400 beyond). */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
   /** The most lexical tokens a GraphQL document may hold (400 beyond): bounds the work of parsing and validating it. */

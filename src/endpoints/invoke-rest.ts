@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { uuid } from '../../schema/common.ts';
 import type { RequestContext } from '../trpc/context.ts';
-import type { Meta } from '../trpc/init.ts';
+import { fromOutput, type Meta } from '../trpc/init.ts';
+import { invokeOutput } from '../../schema/endpoints.ts';
 import type { InvokeResult } from './invoke.service.ts';
 
 /** How invoke answers on REST: the data itself with 200, or `{ runId, status }` with 202; errors scraping-style. */
 export const invokeRestMeta = {
   errorStyle: 'scraping',
-  successStatus: (output: InvokeResult) => (output.status === 'completed' ? 200 : 202),
-  restBody: (output: InvokeResult) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
+  successStatus: fromOutput(invokeOutput, (output) => (output.status === 'completed' ? 200 : 202)),
+  restBody: fromOutput(invokeOutput, (output) =>
+    output.status === 'completed' ? output.data : { runId: output.runId, status: output.status },
+  ),
   restResponses: {
     200: { description: 'The extracted data itself (X-Cache says HIT or MISS, Age its age in seconds)', body: z.unknown() },
     202: {

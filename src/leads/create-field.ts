@@ -1,11 +1,12 @@
 import { createFieldInput, createFieldOutput } from '../../schema/leads.ts';
+import { fromOutput } from '../trpc/init.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
 import { declareField } from './lead-fields.service.ts';
 
 export const createFieldProcedure = apiProcedure
   .meta({
     permission: 'write',
-    successStatus: (output: { created: boolean }) => (output.created ? 201 : 200),
+    successStatus: fromOutput(createFieldOutput, (output) => (output.created ? 201 : 200)),
     restResponses: {
       201: { description: 'The column was created.', body: createFieldOutput },
       200: { description: 'The column existed: returned unchanged, with `created: false`.', body: createFieldOutput },

@@ -1,14 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { normalizePath } from 'trpc-to-openapi';
 import { exportLeadsInput } from '../../schema/leads.ts';
 import { AppError } from '../errors/app-error.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
-import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../http/kit/csv-download.ts';
-import { sendJson } from '../http/kit/send-json.ts';
 import { noteRequest } from '../logger.ts';
 import type { Meta } from '../trpc/init.ts';
+import { jsonAnswer } from '../web/answers.ts';
+import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../web/csv-download.ts';
+import { defineDomainRoute } from '../web/domain-route.ts';
 import { leadExport } from './lead-export.service.ts';
-import { defineDomainRoute } from '../http/kit/domain-route.ts';
 
 /**
  * GET /api/leads/export: every lead the list's filters match, as a CSV
@@ -19,27 +18,20 @@ import { defineDomainRoute } from '../http/kit/domain-route.ts';
 export const leadExportPath = '/api/leads/export';
 export const leadExportAccess = { permission: 'read', errors: ['not_found'] } as const satisfies Partial<Meta>;
 
-export const isLeadExportRequest = (req: IncomingMessage) =>
-  normalizePath(new URL(req.url ?? '/', 'http://localhost').pathname) === leadExportPath;
-
 export function createLeadExportRoute(options: CsvRouteOptions) {
-  const serveCsv = createCsvRoute(leadExportPath, leadExportAccess, options, async (principal, req) => ({
+  const serveCsv = createCsvRoute(leadExportPath, leadExportAccess, options, async (principal, request) => ({
     name: 'leads',
-    ...(await leadExport(principal, checkedQuery(exportLeadsInput, req))),
+    ...(await leadExport(principal, checkedQuery(exportLeadsInput, request))),
   }));
-  return async function serveLeadExport(req: IncomingMessage, res: ServerResponse) {
-    if (req.method === 'GET') return serveCsv(req, res);
+  return async function serveLeadExport(request: Request): Promise<Response> {
+    if (request.method === 'GET') return serveCsv(request);
     noteRequest({ route: leadExportPath });
-    res.setHeader('Allow', 'GET');
-    const { status, body } = toErrorResponse(new AppError('method_not_allowed', `${req.method} is not allowed on ${leadExportPath}`));
-    sendJson(res, status, body);
+    const { status, body } = toErrorResponse(new AppError('method_not_allowed', `${request.method} is not allowed on ${leadExportPath}`));
+    return jsonAnswer(status, body, { Allow: 'GET' });
   };
 }
 
 export const leadExportRoute = defineDomainRoute({
-  matches: (req) => isLeadExportRequest(req),
-  create: (options) => {
-    const serve = createLeadExportRoute(options);
-    return (req, res) => serve(req, res);
-  },
+  matches: (_request, url) => normalizePath(url.pathname) === leadExportPath,
+  create: createLeadExportRoute,
 });

@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import { clientAddress } from '../http/kit/client-address.ts';
-import { readFormBody } from '../http/kit/request-body.ts';
+import type { RouteContext } from '../web/domain-route.ts';
+import { readFormBody } from '../web/request-body.ts';
 import { signIn } from '../sign-in/sign-in.service.ts';
 import { findUserById } from '../workspaces/workspace.service.ts';
 import { consentPage, errorPage, signInPage } from './oauth-pages.ts';
@@ -53,10 +53,10 @@ async function showPrompt(
   return sendHtml(res, 200, consentPage({ uid: details.uid, clientName: name, email: user?.email ?? '', scopes }));
 }
 
-async function login(provider: Provider, details: Details, req: IncomingMessage, res: ServerResponse) {
-  const form = await readFormBody(req, maxFormBytes);
+async function login(provider: Provider, details: Details, request: Request, { clientAddress, node: { req, res } }: RouteContext) {
+  const form = await readFormBody(request, maxFormBytes);
   const email = form.get('email') ?? '';
-  const outcome = await signIn(email, form.get('password') ?? '', clientAddress(req));
+  const outcome = await signIn(email, form.get('password') ?? '', clientAddress);
   if (outcome.ok)
     return provider.interactionFinished(req, res, { login: { accountId: outcome.userId } }, { mergeWithLastSubmission: false });
   if (outcome.reason === 'wait') {
@@ -71,8 +71,8 @@ async function login(provider: Provider, details: Details, req: IncomingMessage,
   return showPrompt(provider, details, res, { status: 401, message: 'Wrong email or password.', email });
 }
 
-async function consent(provider: Provider, details: Details, req: IncomingMessage, res: ServerResponse) {
-  const form = await readFormBody(req, maxFormBytes);
+async function consent(provider: Provider, details: Details, request: Request, { node: { req, res } }: RouteContext) {
+  const form = await readFormBody(request, maxFormBytes);
   if (form.get('decision') !== 'allow') {
     return provider.interactionFinished(
       req,
@@ -105,7 +105,8 @@ async function consent(provider: Provider, details: Details, req: IncomingMessag
  * cookie ties each to the browser that started the flow, so a form posted
  * from elsewhere finds no interaction.
  */
-export async function serveInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, action: string | undefined) {
+export async function serveInteraction(provider: Provider, request: Request, context: RouteContext, action: string | undefined) {
+  const { req, res } = context.node;
   let details: Details;
   try {
     details = await provider.interactionDetails(req, res);
@@ -113,7 +114,8 @@ export async function serveInteraction(provider: Provider, req: IncomingMessage,
     return sendHtml(res, 400, errorPage('This sign-in has expired', 'Start again from the application that sent you here.'));
   }
   if (req.method === 'GET' && action === undefined) return showPrompt(provider, details, res);
-  if (req.method === 'POST' && action === 'login' && details.prompt.name === 'login') return login(provider, details, req, res);
-  if (req.method === 'POST' && action === 'consent' && details.prompt.name === 'consent') return consent(provider, details, req, res);
+  if (req.method === 'POST' && action === 'login' && details.prompt.name === 'login') return login(provider, details, request, context);
+  if (req.method === 'POST' && action === 'consent' && details.prompt.name === 'consent')
+    return consent(provider, details, request, context);
   return sendHtml(res, 404, errorPage('Not found', 'There is no such step in this sign-in.'));
 }

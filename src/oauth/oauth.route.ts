@@ -1,12 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { baseUrl } from '../config.ts';
-import { clientAddress } from '../http/kit/client-address.ts';
-import { sendJson } from '../http/kit/send-json.ts';
 import { consumeRateLimit } from '../rate-limit/rate-limit.service.ts';
+import { jsonAnswer } from '../web/answers.ts';
+import { defineDomainRoute, type RouteContext } from '../web/domain-route.ts';
 import { serveInteraction } from './interactions.route.ts';
 import { oauthHandler, oauthProvider, oauthRoutes } from './oauth-provider.ts';
 import { apiResource, apiScopes, isApiScope, mcpResource } from './oauth-scopes.ts';
-import { defineDomainRoute } from '../http/kit/domain-route.ts';
 
 /** RFC 9728: what a client needs to get a token for `resource` (the API, or its MCP endpoint). */
 const protectedResourceMetadata = (resource: string) => ({
@@ -44,37 +43,39 @@ function withDefaultScopes(req: IncomingMessage) {
  * RFC 8414 at /.well-known/oauth-authorization-server (also path-suffixed,
  * and as OpenID discovery), RFC 9728 at /.well-known/oauth-protected-resource
  * (and …/mcp for the MCP endpoint), the sign-in and consent pages, and the
- * provider's endpoints under /oauth.
+ * provider's endpoints under /oauth. oidc-provider answers on Node's request
+ * and response, which the server hands over (context.node).
  */
-export async function serveOAuth(req: IncomingMessage, res: ServerResponse, pathname: string) {
-  if (pathname === '/.well-known/oauth-protected-resource') return sendJson(res, 200, protectedResourceMetadata(apiResource()));
-  if (pathname === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, protectedResourceMetadata(mcpResource()));
+export async function serveOAuth(request: Request, context: RouteContext): Promise<Response | undefined> {
+  const { pathname } = new URL(request.url);
+  const { req, res } = context.node;
+  if (pathname === '/.well-known/oauth-protected-resource') return jsonAnswer(200, protectedResourceMetadata(apiResource()));
+  if (pathname === '/.well-known/oauth-protected-resource/mcp') return jsonAnswer(200, protectedResourceMetadata(mcpResource()));
   if (pathname.startsWith('/.well-known/oauth-protected-resource/'))
-    return sendJson(res, 404, { error: 'No such protected resource', code: 'not_found' });
+    return jsonAnswer(404, { error: 'No such protected resource', code: 'not_found' });
   const provider = oauthProvider();
   const interaction = /^\/oauth\/interaction\/([\w-]+)(?:\/(login|consent))?$/.exec(pathname);
-  if (interaction) return serveInteraction(provider, req, res, interaction[2]);
+  if (interaction) {
+    await serveInteraction(provider, request, context, interaction[2]);
+    return undefined;
+  }
   // One authorization server whatever path suffix a client appends (RFC 8414 section 3.1, OpenID discovery alike).
   if (pathname.startsWith('/.well-known/')) req.url = '/.well-known/openid-configuration';
   if (pathname === oauthRoutes.authorization && req.method === 'GET') withDefaultScopes(req);
   if (pathname === oauthRoutes.registration && req.method === 'POST') {
-    const decision = await consumeRateLimit(`oauth-registration:${clientAddress(req)}`, registrationsPerMinute);
+    const decision = await consumeRateLimit(`oauth-registration:${context.clientAddress}`, registrationsPerMinute);
     if (!decision.allowed) {
       const description = `At most ${registrationsPerMinute} client registrations a minute from one address`;
-      return sendJson(
-        res,
-        429,
-        { error: 'rate_limited', error_description: description },
-        { 'Retry-After': String(decision.resetSeconds) },
-      );
+      return jsonAnswer(429, { error: 'rate_limited', error_description: description }, { 'Retry-After': String(decision.resetSeconds) });
     }
   }
-  return oauthHandler()(req, res);
+  await oauthHandler()(req, res);
+  return undefined;
 }
 
 /** The authorization server and its metadata documents. */
 export const oauthRoute = defineDomainRoute({
   label: () => '/oauth',
-  matches: (_req, pathname) => isOAuthPath(pathname),
+  matches: (_request, { pathname }) => isOAuthPath(pathname),
   create: () => serveOAuth,
 });

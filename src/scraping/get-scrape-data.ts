@@ -1,19 +1,20 @@
 import { z } from 'zod';
 import { uuid } from '../../schema/common.ts';
 import { scrapeDataInput, scrapeDataOutput } from '../../schema/scrape-runs.ts';
+import { fromOutput } from '../trpc/init.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
 import { getRunData } from './scrape-runs.service.ts';
-
-type DataOutput = { runId: string; status: string; data?: unknown };
 
 export const getScrapeDataProcedure = apiProcedure
   .meta({
     permission: 'read',
     errorStyle: 'scraping',
-    successStatus: (output: DataOutput) => (output.status === 'completed' ? 200 : 202),
+    successStatus: fromOutput(scrapeDataOutput, (output) => (output.status === 'completed' ? 200 : 202)),
     errors: ['run_failed'],
     // REST answers with the extracted JSON itself, or `{ runId, status }` until it is there.
-    restBody: (output: DataOutput) => (output.status === 'completed' ? output.data : { runId: output.runId, status: output.status }),
+    restBody: fromOutput(scrapeDataOutput, (output) =>
+      output.status === 'completed' ? output.data : { runId: output.runId, status: output.status },
+    ),
     restResponses: {
       200: { description: "The extracted JSON itself, as the scraper's output schema describes it", body: z.unknown() },
       202: { description: 'The run is not completed yet', body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }) },

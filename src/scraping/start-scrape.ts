@@ -1,11 +1,12 @@
 import { startScrapeInput, startScrapeOutput } from '../../schema/scrape-runs.ts';
+import { fromOutput } from '../trpc/init.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
 import { startScrape } from './scrape-runs.service.ts';
 
 export const startScrapeProcedure = apiProcedure
   .meta({
     permission: 'scraper',
-    successStatus: (output: { metadata: { creditsCost?: number } }) => (output.metadata.creditsCost === undefined ? 202 : 200),
+    successStatus: fromOutput(startScrapeOutput, (output) => ('creditsCost' in output.metadata ? 200 : 202)),
     restResponses: {
       202: { description: 'The run is queued; poll it', body: startScrapeOutput.options[0] },
       200: { description: 'With `options.wait`, the completed result when the run finished in time', body: startScrapeOutput.options[1] },

@@ -1,5 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
-
 /** What every procedure call starts with, whichever surface it came through. */
 export interface RequestContext {
   authorization: string | undefined;
@@ -10,11 +8,9 @@ export interface RequestContext {
   responseHeaders: Record<string, string>;
 }
 
-const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-export const createRequestContext = (headers: IncomingHttpHeaders, rateLimitPerMinute: number): RequestContext => ({
-  authorization: single(headers.authorization),
-  idempotencyKey: single(headers['idempotency-key']),
+export const createRequestContext = (headers: Headers, rateLimitPerMinute: number): RequestContext => ({
+  authorization: headers.get('authorization') ?? undefined,
+  idempotencyKey: headers.get('idempotency-key') ?? undefined,
   rateLimitPerMinute,
   responseHeaders: {},
 });

@@ -20,8 +20,8 @@ export type Meta = OpenApiMeta<{
   /** The plans the workspace must be on (a plan gate); `planError` is the code answered otherwise (default plan_required). */
   plan?: PlanGate;
   planError?: Extract<ErrorCode, 'plan_required' | 'outreach_locked'>;
-  /** The success status when it is not 200 (a function of the output when it depends on it, e.g. 201 only when something was created). */
-  successStatus?: number | ((output: never) => number);
+  /** The success status when it is not 200 (`fromOutput` when it depends on the output, e.g. 201 only when something was created). */
+  successStatus?: number | FromOutput<number>;
   /**
    * The REST success answers by status when the body is not the output as it
    * is (`restBody`) or has another shape at each status: OpenAPI documents
@@ -44,8 +44,8 @@ export type Meta = OpenApiMeta<{
    * the JSON body.
    */
   restMediaTypes?: Record<string, { schema: Record<string, unknown> }>;
-  /** The REST body when it is not the output itself (for example the bare extracted data). */
-  restBody?: (output: never) => unknown;
+  /** The REST body when it is not the output itself (for example the bare extracted data), from `fromOutput`. */
+  restBody?: FromOutput<unknown>;
   /** How errors are answered (see ErrorStyle); the scraping routes answer with `success: false` and an `errorType`. */
   errorStyle?: ErrorStyle;
   /**
@@ -55,12 +55,23 @@ export type Meta = OpenApiMeta<{
   changesData?: true;
 }>;
 
+/** A part of the REST answer computed from the procedure's output, with the output schema it is typed against. */
+export type FromOutput<R> = ((output: unknown) => R) & { output: z.ZodType };
+
+/**
+ * Types a REST answer's function against the output schema the procedure declares (`.output(schema)`, the same
+ * schema): the REST bridge checks they are one schema, and calls it with the output that schema checked.
+ */
+export function fromOutput<S extends z.ZodType, R>(output: S, answer: (output: z.output<S>) => R): FromOutput<R> {
+  return Object.assign((value: unknown) => answer(value as z.output<S>), { output });
+}
+
 const t = initTRPC
   .context<RequestContext>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error, path }) {
-      const { status, body } = toErrorResponse(error, errorStyleOf(path));
+    errorFormatter({ shape, error }) {
+      const { status, body } = toErrorResponse(error, errorStyleOf(error));
       // tRPC clients get the same message, status and code as REST, and never a stack.
       return {
         message: body.error,

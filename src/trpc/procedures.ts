@@ -7,9 +7,9 @@ import { databaseFault, databaseFaultError, type CallStage } from '../errors/dat
 import { noteRequest } from '../logger.ts';
 import { consumeRateLimit, rateLimitWindowSeconds, type RateLimitDecision } from '../rate-limit/rate-limit.service.ts';
 import { assertPlan } from '../workspaces/workspace-lookup.ts';
-import { middlewareMarker } from '@trpc/server/unstable-core-do-not-import';
 import { onceForKey } from '../idempotency/idempotency.service.ts';
 import type { RequestContext } from './context.ts';
+import { markErrorStyle } from './error-styles.ts';
 import { publicProcedure, type Meta } from './init.ts';
 
 /**
@@ -86,13 +86,16 @@ export const apiProcedure = publicProcedure.use(async ({ ctx, meta, next, path, 
     if (!replayed) return result!;
     ctx.responseHeaders['Idempotent-Replayed'] = 'true';
     if (!outcome.ok) throw outcome.error;
-    // The stored answer stands in for the procedure's: it passed the output check when it was first given.
-    return { ok: true as const, data: outcome.output, marker: middlewareMarker } as unknown as Awaited<ReturnType<typeof call>>;
+    // The stored answer stands in for the procedure's (it passed the output check when it was first given), as the
+    // result tRPC's next() resolves to: its `marker` is a type brand, which tRPC's public API leaves out.
+    return { ok: true as const, data: outcome.output } as unknown as Awaited<ReturnType<typeof call>>;
   };
+  // Whatever the call answers with is marked with the procedure's error style, for the surfaces that see only the error.
   const result = await admitAndRun().catch((error: unknown) => {
-    throw inTermsOfTheCall(error, stage);
+    throw markErrorStyle(inTermsOfTheCall(error, stage), meta.errorStyle);
   });
-  if (!result.ok && databaseFault(result.error)) throw inTermsOfTheCall(result.error, stage);
+  if (!result.ok) markErrorStyle(result.error, meta.errorStyle);
+  if (!result.ok && databaseFault(result.error)) throw markErrorStyle(inTermsOfTheCall(result.error, stage), meta.errorStyle);
   return result;
 });
 

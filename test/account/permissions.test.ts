@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '../../schema/account.ts';
-import { appRouter } from '../../src/router.ts';
+import { appRouter } from '../../src/http/router.ts';
 import { procedureDefs } from '../../src/trpc/procedure-defs.ts';
 import { createTestWorkspace, useApiServer, type TestWorkspace } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { buildOpenApiDocument } from '../../src/http/surfaces/openapi.ts';
-import { appRouter } from '../../src/router.ts';
+import { appRouter } from '../../src/http/router.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const outDir = join(root, '.tools/openapi-client');

@@ -3,7 +3,7 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
 import { apiScopes, apiResource } from '../../src/oauth/oauth-scopes.ts';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
-import type { AppRouter } from '../../src/router.ts';
+import type { AppRouter } from '../../src/http/router.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { registerClient } from '../support/oauth.ts';

@@ -1,6 +1,6 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../src/router.ts';
+import type { AppRouter } from '../../src/http/router.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 
 const server = useApiServer();

@@ -18,7 +18,8 @@ const probes = router({
   sentiment: apiProcedure.meta({ permission: 'read', plan: 'pro' }).query(() => 'analyzed'),
   undeclared: apiProcedure.meta({} as Meta).query(() => 'never'),
 });
-const callerWith = (key: string) => createCallerFactory(probes)(createRequestContext({ authorization: `Bearer ${key}` }, 1000));
+const callerWith = (key: string) =>
+  createCallerFactory(probes)(createRequestContext(new Headers({ authorization: `Bearer ${key}` }), 1000));
 const failure = (call: Promise<unknown>) =>
   call.then(
     () => null,

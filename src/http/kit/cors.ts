@@ -1,5 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
 const allowedMethods = 'GET, POST, PATCH, DELETE, OPTIONS';
 const allowedHeaders = 'Authorization, Content-Type, X-Request-Id';
 /** What a browser client may read beyond the simple headers. */
@@ -8,8 +6,9 @@ const exposedHeaders = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, R
 /**
  * Cross-origin browser access for the origins in CORS_ORIGINS (`*` for any):
  * their requests get the CORS headers, and their preflights (OPTIONS with
- * Access-Control-Request-Method) are answered here with 204. Returns true
- * when it answered the request. Same-origin pages (/docs) need none of it.
+ * Access-Control-Request-Method) are answered with 204: `setHeader` puts the
+ * headers on whatever answers the request, and the result is the preflight's
+ * answer, if it was one. Same-origin pages (/docs) need none of it.
  */
 export function createCors(origins: string) {
   const allowed = new Set(
@@ -19,21 +18,20 @@ export function createCors(origins: string) {
       .filter(Boolean),
   );
   const allows = (origin: string) => allowed.has('*') || allowed.has(origin);
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    const origin = req.headers.origin;
-    const preflight = req.method === 'OPTIONS' && Boolean(req.headers['access-control-request-method']);
-    res.setHeader('Vary', 'Origin');
+  return (request: Request, setHeader: (name: string, value: string) => void): Response | undefined => {
+    const origin = request.headers.get('origin');
+    const preflight = request.method === 'OPTIONS' && request.headers.has('access-control-request-method');
+    setHeader('Vary', 'Origin');
     if (origin && allows(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', allowed.has('*') ? '*' : origin);
-      res.setHeader('Access-Control-Expose-Headers', exposedHeaders);
+      setHeader('Access-Control-Allow-Origin', allowed.has('*') ? '*' : origin);
+      setHeader('Access-Control-Expose-Headers', exposedHeaders);
     }
-    if (!preflight) return false;
+    if (!preflight) return undefined;
     if (origin && allows(origin)) {
-      res.setHeader('Access-Control-Allow-Methods', allowedMethods);
-      res.setHeader('Access-Control-Allow-Headers', allowedHeaders);
-      res.setHeader('Access-Control-Max-Age', '600');
+      setHeader('Access-Control-Allow-Methods', allowedMethods);
+      setHeader('Access-Control-Allow-Headers', allowedHeaders);
+      setHeader('Access-Control-Max-Age', '600');
     }
-    res.writeHead(204).end();
-    return true;
+    return new Response(null, { status: 204 });
   };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 
 export const requestIdHeader = 'X-Request-Id';
 
@@ -12,8 +11,7 @@ export const requestIdHeader = 'X-Request-Id';
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The request's id: the client's X-Request-Id when it is a sane token, else a new UUID. */
-export function requestIdFor(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  // Node joins repeated headers with ", ", which the pattern refuses: two ids are no id.
-  return typeof given === 'string' && saneRequestId.test(given) ? given : randomUUID();
+export function requestIdFor(given: string | undefined): string {
+  // Repeated headers are joined with ", ", which the pattern refuses: two ids are no id.
+  return given !== undefined && saneRequestId.test(given) ? given : randomUUID();
 }

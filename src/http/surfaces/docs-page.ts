@@ -1,7 +1,7 @@
-import { createReadStream, existsSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { extname, join, normalize } from 'node:path';
+import { extname, join } from 'node:path';
+import { jsonAnswer } from '../../web/answers.ts';
 
 const require = createRequire(import.meta.url);
 const assetDir = join(require.resolve('swagger-ui-dist/package.json'), '..');
@@ -18,24 +18,12 @@ const page = `<!doctype html>
 </body></html>`;
 
 /** The interactive reference at /docs, served from local assets so it works without internet. */
-export function serveDocs(req: IncomingMessage, res: ServerResponse, pathname: string) {
-  if (pathname === '/docs/') {
-    res.writeHead(301, { Location: '../docs' }).end();
-    return;
-  }
-  if (pathname === '/docs') {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(page);
-    return;
-  }
-  const name = normalize(pathname.slice('/docs/'.length));
-  const file = join(assetDir, name);
-  if (!assets.has(name) || !existsSync(file)) {
-    res.writeHead(404, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ error: 'No such asset', code: 'not_found' }));
-    return;
-  }
-  res.writeHead(200, { 'Content-Type': mime[extname(name)] ?? 'application/octet-stream', 'Cache-Control': 'public, max-age=86400' });
-  if (req.method === 'HEAD') return res.end();
-  createReadStream(file).pipe(res);
+export async function serveDocs(pathname: string): Promise<Response> {
+  if (pathname === '/docs/') return new Response(null, { status: 301, headers: { Location: '../docs' } });
+  if (pathname === '/docs') return new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  const name = pathname.slice('/docs/'.length);
+  if (!assets.has(name)) return jsonAnswer(404, { error: 'No such asset', code: 'not_found' });
+  return new Response(await readFile(join(assetDir, name)), {
+    headers: { 'Content-Type': mime[extname(name)] ?? 'application/octet-stream', 'Cache-Control': 'public, max-age=86400' },
+  });
 }

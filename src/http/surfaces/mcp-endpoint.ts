@@ -1,17 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { authenticate } from '../../auth/authenticate.ts';
 import type { Principal } from '../../auth/principal.ts';
 import { baseUrl } from '../../config.ts';
 import { toErrorResponse } from '../../errors/error-response.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { createRequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
+import { jsonAnswer } from '../../web/answers.ts';
+import { readJson } from '../../web/request-body.ts';
 import { toolResult, toolShape, type ToolShape } from './mcp-tools.ts';
-import { readJsonBody } from '../kit/request-body.ts';
-import { sendJson } from '../kit/send-json.ts';
 
 interface Tool {
   name: string;
@@ -45,17 +44,17 @@ export function createMcpEndpoint(
     .filter(([, def]) => def.type !== 'subscription' && def.meta?.openapi)
     .map(([path, def]) => ({ name: toolName(path), path, def, ...toolShape(path, def) }));
 
-  return async (req: IncomingMessage, res: ServerResponse) => {
+  return async (httpRequest: Request): Promise<Response> => {
     let principal: Principal;
     let body: unknown;
     try {
-      principal = await authenticate(req.headers.authorization);
-      body = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
+      principal = await authenticate(httpRequest.headers.get('authorization') ?? undefined);
+      body = httpRequest.method === 'POST' ? (await readJson(httpRequest, options.maxBodyBytes))?.value : undefined;
     } catch (error) {
       const { status, body, headers } = toErrorResponse(error);
       if (status >= 500) options.onFault(error);
       const challenge = { 'WWW-Authenticate': `Bearer resource_metadata="${baseUrl()}/.well-known/oauth-protected-resource/mcp"` };
-      return sendJson(res, status, body, status === 401 ? challenge : headers);
+      return jsonAnswer(status, body, status === 401 ? challenge : headers);
     }
     const mine = tools.filter((tool) => allowed(principal, tool.def));
     const server = new Server({ name: 'leadops', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -66,7 +65,7 @@ export function createMcpEndpoint(
       const tool = mine.find((t) => t.name === request.params.name);
       // Not a tool this credential has: a protocol error, as MCP specifies, not a failed call.
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      const ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
+      const ctx = createRequestContext(httpRequest.headers, options.rateLimitPerMinute);
       const takesInput = tool.def.inputs[0] !== undefined && tool.def.inputs[0].def.type !== 'void';
       try {
         const output = await call(ctx, tool.path, takesInput ? (request.params.arguments ?? {}) : undefined);
@@ -77,10 +76,13 @@ export function createMcpEndpoint(
         return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(body) }] };
       }
     });
-    // Stateless: a server and transport per request, nothing kept between them.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void transport.close().then(() => server.close()));
+    // Stateless: a server and transport per request, nothing kept between them; in JSON mode the answer is whole.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      return await transport.handleRequest(httpRequest, { parsedBody: body });
+    } finally {
+      await server.close();
+    }
   };
 }

@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../../auth/authenticate.ts';
 import { listEndpoints } from '../../endpoints/endpoints.service.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { buildOpenApiDocument, withPublishedEndpoints } from './openapi.ts';
 
 /**
@@ -29,9 +28,8 @@ export function createOpenApiRoute(appRouter: AppRouter, publicBaseUrl: string) 
     return JSON.stringify(withPublishedEndpoints(document, await listEndpoints(principal.workspaceId)));
   };
 
-  return async function serveOpenApi(req: IncomingMessage, res: ServerResponse) {
-    const body = await documentFor(req.headers.authorization);
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+  return async function serveOpenApi(request: Request): Promise<Response> {
+    const body = await documentFor(request.headers.get('authorization') ?? undefined);
+    return new Response(body, { headers: { 'Content-Type': 'application/json; charset=utf-8' } });
   };
 }

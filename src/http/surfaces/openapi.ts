@@ -4,7 +4,7 @@ import { errorBody, scrapingErrorBody } from '../../../schema/common.ts';
 import { exportLeadsInput, leadExportColumns } from '../../../schema/leads.ts';
 import type { PublishedEndpoint } from '../../../schema/endpoints.ts';
 import { leadExportAccess, leadExportPath } from '../../leads/export-leads.route.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import type { Meta } from '../../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { bodyExample, pathParameterNames, setBodyExample, withoutPathParameters } from './openapi-examples.ts';

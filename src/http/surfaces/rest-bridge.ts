@@ -1,14 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import { AppError } from '../../errors/app-error.ts';
 import { noteRequest } from '../../logger.ts';
 import { toErrorResponse } from '../../errors/error-response.ts';
-import type { AppRouter } from '../../router.ts';
+import type { AppRouter } from '../router.ts';
 import { createRequestContext, type RequestContext } from '../../trpc/context.ts';
 import { procedureCaller, procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
-import { queryInput } from '../kit/query-input.ts';
-import { readJsonBody } from '../kit/request-body.ts';
-import { sendJson } from '../kit/send-json.ts';
+import { jsonAnswer } from '../../web/answers.ts';
+import { queryInput } from '../../web/query-input.ts';
+import { readJson } from '../../web/request-body.ts';
 
 interface Route {
   method: string;
@@ -44,45 +43,57 @@ export function createRestBridge(appRouter: AppRouter, options: Options) {
     })
     // A path is the resource of its most specific template: /api/leads/capacity before /api/leads/{id}.
     .sort((a, b) => literalSegments(b.template) - literalSegments(a.template));
+  for (const { path, procedure } of routes) assertAnswersFromItsOutput(path, procedure);
   const call = procedureCaller(appRouter);
 
-  return async function handleRest(req: IncomingMessage, res: ServerResponse) {
+  return async function handleRest(request: Request): Promise<Response> {
     let ctx: RequestContext | undefined;
     let route: Route | undefined;
+    let allow: Record<string, string> = {};
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = new URL(request.url);
       const pathname = normalizePath(url.pathname);
       const best = routes.find((route) => route.pattern.test(pathname));
-      if (!best) throw new AppError('not_found', `No route ${req.method} ${url.pathname}`);
+      if (!best) throw new AppError('not_found', `No route ${request.method} ${url.pathname}`);
       const resource = routes.filter((r) => r.template === best.template);
-      route = resource.find((r) => r.method === req.method);
+      route = resource.find((r) => r.method === request.method);
       if (!route) {
-        res.setHeader('Allow', resource.map((r) => r.method).join(', '));
-        throw new AppError('method_not_allowed', `${req.method} is not allowed on ${url.pathname}`);
+        allow = { Allow: resource.map((r) => r.method).join(', ') };
+        throw new AppError('method_not_allowed', `${request.method} is not allowed on ${url.pathname}`);
       }
       noteRequest({ route: route.template });
       const pathParams = route.pattern.exec(pathname)?.groups ?? {};
-      const input = await readInput(req, url, route, pathParams, options.maxBodyBytes);
-      ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
+      const input = await readInput(request, url, route, pathParams, options.maxBodyBytes);
+      ctx = createRequestContext(request.headers, options.rateLimitPerMinute);
       const output = await call(ctx, route.path, input);
       const meta = route.procedure.meta;
-      const status =
-        typeof meta?.successStatus === 'function' ? (meta.successStatus as (o: unknown) => number)(output) : (meta?.successStatus ?? 200);
-      sendJson(res, status, meta?.restBody ? (meta.restBody as (o: unknown) => unknown)(output) : output, ctx.responseHeaders);
+      const status = typeof meta?.successStatus === 'function' ? meta.successStatus(output) : (meta?.successStatus ?? 200);
+      return jsonAnswer(status, meta?.restBody ? meta.restBody(output) : output, ctx.responseHeaders);
     } catch (error) {
       const { status, body, headers } = toErrorResponse(error, route?.procedure.meta?.errorStyle);
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, { ...ctx?.responseHeaders, ...headers });
+      return jsonAnswer(status, body, { ...allow, ...ctx?.responseHeaders, ...headers });
     }
   };
 }
 
-async function readInput(req: IncomingMessage, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
+/** A REST answer computed from the output must be typed against the procedure's own output schema (fromOutput). */
+function assertAnswersFromItsOutput(path: string, { meta, output }: ProcedureDef) {
+  for (const [name, answer] of [
+    ['successStatus', meta?.successStatus],
+    ['restBody', meta?.restBody],
+  ] as const) {
+    if (typeof answer === 'function' && answer.output !== output)
+      throw new Error(`procedure ${path}: its ${name} is typed against another schema than its output`);
+  }
+}
+
+async function readInput(request: Request, url: URL, route: Route, pathParams: Record<string, string>, maxBodyBytes: number) {
   const schema = route.procedure.inputs[0];
   if (!schema || schema.def.type === 'void') return undefined;
-  const reshape = (route.procedure.meta?.restInput ?? ((raw) => raw)) as (raw: Record<string, unknown>) => unknown;
-  if (req.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
-  const body = (await readJsonBody(req, maxBodyBytes)) ?? {};
+  const reshape = route.procedure.meta?.restInput ?? ((raw) => raw);
+  if (request.method === 'GET') return reshape({ ...queryInput(schema, url.searchParams), ...pathParams });
+  const body = (await readJson(request, maxBodyBytes))?.value ?? {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('validation_failed', 'body: must be a JSON object', { field: 'body' });
   }

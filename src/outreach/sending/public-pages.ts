@@ -1,16 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { htmlAnswer } from '../../web/answers.ts';
+import { defineDomainRoute } from '../../web/domain-route.ts';
 import { readToken } from './links.ts';
 import { recordOpen, unsubscribeRecipient } from './unsubscribe.service.ts';
-import { defineDomainRoute } from '../../http/kit/domain-route.ts';
 
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head>` +
   `<body style="font-family:sans-serif;max-width:32rem;margin:4rem auto;line-height:1.5">${body}</body></html>`;
 
-const sendHtml = (res: ServerResponse, status: number, html: string) => {
-  res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' });
-  res.end(html);
-};
+const sendHtml = (status: number, html: string) => htmlAnswer(status, html, { 'X-Robots-Tag': 'noindex' });
 
 /** A transparent 1x1 GIF. */
 const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -21,28 +18,24 @@ const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
  * unsubscribes — the RFC 8058 one-click request and the page's button
  * alike. `GET /o/{token}.gif` records the first open.
  */
-export async function serveOutreachLink(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export async function serveOutreachLink(request: Request, pathname: string): Promise<Response> {
   const [, kind, rawToken = ''] = pathname.split('/');
   if (kind === 'o') {
     const recordId = readToken('open', rawToken.replace(/\.gif$/, ''));
-    if (recordId && req.method === 'GET') await recordOpen(recordId);
-    res.writeHead(200, { 'Content-Type': 'image/gif', 'Content-Length': pixel.length, 'Cache-Control': 'no-store' });
-    return void res.end(pixel);
+    if (recordId && request.method === 'GET') await recordOpen(recordId);
+    return new Response(pixel, {
+      headers: { 'Content-Type': 'image/gif', 'Content-Length': String(pixel.length), 'Cache-Control': 'no-store' },
+    });
   }
   const recordId = readToken('unsubscribe', rawToken);
-  if (!recordId) return sendHtml(res, 404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
-  if (req.method === 'POST') {
-    req.resume(); // the one-click body ("List-Unsubscribe=One-Click") says nothing more
-    if (!(await unsubscribeRecipient(recordId)))
-      return sendHtml(res, 404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
-    return sendHtml(res, 200, page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not get any more email from us.</p>'));
+  if (!recordId) return sendHtml(404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
+  // A POST's one-click body ("List-Unsubscribe=One-Click") says nothing more: it is left unread.
+  if (request.method === 'POST') {
+    if (!(await unsubscribeRecipient(recordId))) return sendHtml(404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
+    return sendHtml(200, page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not get any more email from us.</p>'));
   }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, { Allow: 'GET, POST' });
-    return void res.end();
-  }
-  sendHtml(
-    res,
+  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, POST' } });
+  return sendHtml(
     200,
     page(
       'Unsubscribe',
@@ -54,6 +47,6 @@ export async function serveOutreachLink(req: IncomingMessage, res: ServerRespons
 /** The pages a sent message's links open: /u/{token} (unsubscribe) and /o/{token} (open pixel). */
 export const outreachLinksRoute = defineDomainRoute({
   label: (pathname) => (pathname.startsWith('/u/') ? '/u/{token}' : '/o/{token}'),
-  matches: (_req, pathname) => pathname.startsWith('/u/') || pathname.startsWith('/o/'),
-  create: () => serveOutreachLink,
+  matches: (_request, { pathname }) => pathname.startsWith('/u/') || pathname.startsWith('/o/'),
+  create: () => (request) => serveOutreachLink(request, new URL(request.url).pathname),
 });

@@ -1,10 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import { normalizePath } from 'trpc-to-openapi';
 import { listSuppressionsInput, suppressionCsvColumns } from '../../../schema/outreach/suppressions.ts';
-import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../../http/kit/csv-download.ts';
+import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../../web/csv-download.ts';
+import { defineDomainRoute } from '../../web/domain-route.ts';
 import { listSuppressionsAccess } from './list-suppressions.ts';
 import { suppressionRows } from './suppressions.service.ts';
-import { defineDomainRoute } from '../../http/kit/domain-route.ts';
 
 /**
  * GET /api/outreach/suppressions?format=csv: the whole do-not-contact list
@@ -17,24 +16,15 @@ import { defineDomainRoute } from '../../http/kit/domain-route.ts';
 export const suppressionsPath = '/api/outreach/suppressions';
 
 /** The last `format` wins, as the bridge reads repeated query parameters. */
-export function isSuppressionsCsvRequest(req: IncomingMessage): boolean {
-  if (req.method !== 'GET') return false;
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  return normalizePath(url.pathname) === suppressionsPath && url.searchParams.getAll('format').at(-1) === 'csv';
-}
+export const isSuppressionsCsvRequest = (request: Request, url: URL) =>
+  request.method === 'GET' && normalizePath(url.pathname) === suppressionsPath && url.searchParams.getAll('format').at(-1) === 'csv';
 
 export function createSuppressionsCsvRoute(options: CsvRouteOptions) {
-  return createCsvRoute(suppressionsPath, listSuppressionsAccess, options, async (principal, req) => ({
+  return createCsvRoute(suppressionsPath, listSuppressionsAccess, options, async (principal, request) => ({
     name: 'suppressions',
     columns: suppressionCsvColumns,
-    rows: suppressionRows(principal.workspaceId, checkedQuery(listSuppressionsInput, req).q || undefined),
+    rows: suppressionRows(principal.workspaceId, checkedQuery(listSuppressionsInput, request).q || undefined),
   }));
 }
 
-export const suppressionsCsvRoute = defineDomainRoute({
-  matches: (req) => isSuppressionsCsvRequest(req),
-  create: (options) => {
-    const serve = createSuppressionsCsvRoute(options);
-    return (req, res) => serve(req, res);
-  },
-});
+export const suppressionsCsvRoute = defineDomainRoute({ matches: isSuppressionsCsvRequest, create: createSuppressionsCsvRoute });

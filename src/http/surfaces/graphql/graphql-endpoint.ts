@@ -1,21 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError } from 'graphql-yoga';
 import { toErrorResponse } from '../../../errors/error-response.ts';
-import type { AppRouter } from '../../../router.ts';
 import { createRequestContext } from '../../../trpc/context.ts';
-import { readJson } from '../../kit/request-body.ts';
-import { sendJson } from '../../kit/send-json.ts';
+import { jsonAnswer } from '../../../web/answers.ts';
+import { readJson } from '../../../web/request-body.ts';
+import type { AppRouter } from '../../router.ts';
 import { buildGraphQLSchema, type GraphQLContext } from './graphql-schema.ts';
 import { queryLimitPlugins, type QueryLimits } from './query-limits.ts';
-
-interface ServerContext {
-  req: IncomingMessage;
-  res: ServerResponse;
-  requestContext: GraphQLContext['requestContext'];
-  exposeHeaders: GraphQLContext['exposeHeaders'];
-}
 
 interface Options extends QueryLimits {
   rateLimitPerMinute: number;
@@ -25,7 +17,7 @@ interface Options extends QueryLimits {
 
 /** GraphQL at /graphql (graphql-yoga), with GraphiQL served from local assets. */
 export function createGraphQLEndpoint(appRouter: AppRouter, options: Options) {
-  const yoga = createYoga<ServerContext>({
+  const yoga = createYoga<GraphQLContext>({
     schema: buildGraphQLSchema(appRouter, options.onFault),
     graphqlEndpoint: '/graphql',
     renderGraphiQL,
@@ -53,24 +45,23 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: Options) {
     // Cross-origin access is decided once for every surface (src/http/kit/cors.ts); yoga's own default allows any origin.
     cors: false,
   });
-  return async (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      // The body is read by the reader every surface shares; yoga takes it from `req.body`, not the stream.
+  return async (request: Request): Promise<Response> => {
+    let read = request;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // The body is read by the reader every surface shares, and handed to yoga as the request's text.
       try {
-        req.body = (await readJson(req, options.maxBodyBytes))?.text;
+        const body = (await readJson(request, options.maxBodyBytes))?.text ?? '';
+        read = new Request(request.url, { method: request.method, headers: request.headers, body });
       } catch (error) {
         const { status, body, headers } = toErrorResponse(error);
         if (status >= 500) options.onFault(error);
-        return sendJson(res, status, { errors: [{ message: body.error, extensions: { ...body, status } }] }, headers);
+        return jsonAnswer(status, { errors: [{ message: body.error, extensions: { ...body, status } }] }, headers);
       }
     }
-    return yoga.handle(req, res, {
-      req,
-      res,
-      requestContext: createRequestContext(req.headers, options.rateLimitPerMinute),
-      exposeHeaders: (headers) => {
-        for (const [name, value] of Object.entries(headers)) if (!res.headersSent) res.setHeader(name, value);
-      },
-    });
+    const requestContext = createRequestContext(request.headers, options.rateLimitPerMinute);
+    const response = await yoga.fetch(read, { requestContext });
+    // The procedures' response headers (rate limit, Retry-After) on the answer.
+    for (const [name, value] of Object.entries(requestContext.responseHeaders)) response.headers.set(name, value);
+    return response;
   };
 }

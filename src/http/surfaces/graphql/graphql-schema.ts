@@ -1,16 +1,15 @@
 import SchemaBuilder from '@pothos/core';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { toErrorResponse } from '../../../errors/error-response.ts';
-import type { AppRouter } from '../../../router.ts';
+import type { AppRouter } from '../../router.ts';
 import type { RequestContext } from '../../../trpc/context.ts';
 import { errorStyleOf } from '../../../trpc/error-styles.ts';
 import { procedureCaller, procedureDefs } from '../../../trpc/procedure-defs.ts';
 import { nullsAsZodAccepts, ZodToGraphQL } from './zod-to-graphql.ts';
 
 export interface GraphQLContext {
+  /** The request's context for every procedure it calls; the endpoint puts its response headers (rate limit) on the answer. */
   requestContext: RequestContext;
-  /** Copies the procedure's response headers (rate limit) onto the HTTP response. */
-  exposeHeaders: (headers: Record<string, string>) => void;
 }
 
 /** `leads.bulkUpdate` -> `leadsBulkUpdate` */
@@ -40,12 +39,10 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
     try {
       return await callProcedure(context.requestContext, path, input);
     } catch (error) {
-      const { status, body, headers } = toErrorResponse(error, errorStyleOf(path));
+      const { status, body, headers } = toErrorResponse(error, errorStyleOf(error));
       if (status >= 500) onFault(error);
       Object.assign(context.requestContext.responseHeaders, headers);
       throw new GraphQLError(body.error, { extensions: { ...body, status } });
-    } finally {
-      context.exposeHeaders(context.requestContext.responseHeaders);
     }
   };
 

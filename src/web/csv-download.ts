@@ -1,28 +1,26 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { z } from 'zod';
-import type { Principal } from '../../auth/principal.ts';
-import { now } from '../../clock.ts';
-import { toErrorResponse } from '../../errors/error-response.ts';
-import { fieldError } from '../../errors/field-error.ts';
-import { noteRequest } from '../../logger.ts';
-import { createRequestContext } from '../../trpc/context.ts';
-import type { Meta } from '../../trpc/init.ts';
-import { admitCall } from '../../trpc/procedures.ts';
+import type { Principal } from '../auth/principal.ts';
+import { now } from '../clock.ts';
+import { toErrorResponse } from '../errors/error-response.ts';
+import { fieldError } from '../errors/field-error.ts';
+import { noteRequest } from '../logger.ts';
+import { createRequestContext } from '../trpc/context.ts';
+import type { Meta } from '../trpc/init.ts';
+import { admitCall } from '../trpc/procedures.ts';
+import { jsonAnswer } from './answers.ts';
 import { queryInput } from './query-input.ts';
-import { sendJson } from './send-json.ts';
 
 /**
  * CSV downloads. The REST bridge answers every procedure with one JSON
  * body, and a procedure's output is a value, not a stream, so a download is
- * a route of its own, taken before the bridge (server.ts). It admits calls
+ * a route of its own, taken before the bridge (src/http/app.ts). It admits calls
  * as the procedures do (admitCall: credential, rate limit and its headers,
  * permission), checks its query with a zod schema (400s naming the field),
  * answers errors with the same bodies, and streams rows from a cursor
- * through csv-stringify with backpressure, so memory stays flat however
- * many rows there are.
+ * through csv-stringify with backpressure (the server reads the body as the
+ * socket drains), so memory stays flat however many rows there are.
  */
 export interface CsvDownload<Row> {
   /** Names the attachment: `<name>-<date>.csv`. */
@@ -39,8 +37,8 @@ export interface CsvRouteOptions {
 }
 
 /** The query checked against `schema`, parameters typed as the REST bridge types them. */
-export function checkedQuery<T extends z.ZodType>(schema: T, req: IncomingMessage): z.infer<T> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+export function checkedQuery<T extends z.ZodType>(schema: T, request: Request): z.infer<T> {
+  const url = new URL(request.url);
   const parsed = schema.safeParse(queryInput(schema, url.searchParams));
   if (!parsed.success) {
     const [first, ...rest] = parsed.error.issues.map((issue) => ({
@@ -59,46 +57,38 @@ export function checkedQuery<T extends z.ZodType>(schema: T, req: IncomingMessag
  */
 export const neutraliseFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
-/** A stream client that went away is not a fault of ours. */
-const isClientGone = (error: unknown) => (error as { code?: string } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
-
 /** A handler serving the download `open` prepares for each admitted call. */
 export function createCsvRoute<Row>(
   route: string,
   access: Pick<Meta, 'permission' | 'plan' | 'planError'>,
   options: CsvRouteOptions,
-  open: (principal: Principal, req: IncomingMessage) => Promise<CsvDownload<Row>>,
+  open: (principal: Principal, request: Request) => Promise<CsvDownload<Row>>,
 ) {
-  return async function serveCsv(req: IncomingMessage, res: ServerResponse) {
+  return async function serveCsv(request: Request): Promise<Response> {
     noteRequest({ route });
-    const ctx = createRequestContext(req.headers, options.rateLimitPerMinute);
+    const ctx = createRequestContext(request.headers, options.rateLimitPerMinute);
     let rows: AsyncGenerator<Row> | undefined;
     try {
       const principal = await admitCall(ctx, access, false);
-      const download = await open(principal, req);
+      const download = await open(principal, request);
       rows = download.rows;
       // The first batch is read before the head is written, so a database that fails at once still gets a JSON 500.
       const first = await rows.next();
-      res.writeHead(200, {
-        ...ctx.responseHeaders,
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${download.name}-${now().toISOString().slice(0, 10)}.csv"`,
-      });
       const csv = stringify({ header: true, columns: download.columns, cast: { string: neutraliseFormula } });
-      await pipeline(Readable.from(resumed(first, rows)), csv, coalesced(), res);
+      // A failure anywhere destroys the whole pipeline, its last stream included, which cuts the response short.
+      const body = pipeline(Readable.from(resumed(first, rows, options.onFault)), csv, coalesced(), () => {});
+      return new Response(Readable.toWeb(body) as ReadableStream, {
+        headers: {
+          ...ctx.responseHeaders,
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="${download.name}-${now().toISOString().slice(0, 10)}.csv"`,
+        },
+      });
     } catch (error) {
-      if (res.headersSent) {
-        // Mid-stream all that is left is to cut the response short, which the client sees as an incomplete transfer.
-        if (!isClientGone(error)) options.onFault(error);
-        res.destroy();
-        return;
-      }
+      await rows?.return(undefined);
       const { status, body, headers } = toErrorResponse(error, 'standard', 'read');
       if (status >= 500) options.onFault(error);
-      sendJson(res, status, body, { ...ctx.responseHeaders, ...headers });
-    } finally {
-      // Closes the cursor however the stream ended (a no-op once the rows were all read).
-      await rows?.return(undefined);
+      return jsonAnswer(status, body, { ...ctx.responseHeaders, ...headers });
     }
   };
 }
@@ -126,9 +116,20 @@ function coalesced(size = 64 * 1024) {
   });
 }
 
-/** The rows again from the start, the first one having been read already. */
-async function* resumed<Row>(first: IteratorResult<Row>, rest: AsyncGenerator<Row>): AsyncGenerator<Row> {
-  if (first.done) return;
-  yield first.value;
-  yield* rest;
+/**
+ * The rows again from the start, the first one having been read already. A failure mid-stream is reported here:
+ * the server then cuts the response short, which the client sees as an incomplete transfer. However the stream
+ * ends (read to the end, failed, or the client gone and the stream destroyed), the cursor is closed.
+ */
+async function* resumed<Row>(first: IteratorResult<Row>, rest: AsyncGenerator<Row>, onFault: (error: unknown) => void) {
+  try {
+    if (first.done) return;
+    yield first.value;
+    yield* rest;
+  } catch (error) {
+    onFault(error);
+    throw error;
+  } finally {
+    await rest.return(undefined);
+  }
 }

@@ -1,0 +1,156 @@
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono, type Context } from 'hono';
+import { settings, type Config } from '../config.ts';
+import { healthReport } from '../db/store-health.ts';
+import { toErrorResponse } from '../errors/error-response.ts';
+import { queueDepth } from '../jobs/queue.ts';
+import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
+import { registry, trackQueueDepth } from '../metrics/metrics.ts';
+import { jsonAnswer } from '../web/answers.ts';
+import { createCors } from './kit/cors.ts';
+import { requestIdFor, requestIdHeader } from './kit/request-id.ts';
+import { observeRequest } from './kit/request-log.ts';
+import { appRouter } from './router.ts';
+import { domainRoutes } from './routes.ts';
+import { serveDocs } from './surfaces/docs-page.ts';
+import { createGraphQLEndpoint } from './surfaces/graphql/graphql-endpoint.ts';
+import { createMcpEndpoint } from './surfaces/mcp-endpoint.ts';
+import { createOpenApiRoute } from './surfaces/openapi-route.ts';
+import { createRestBridge } from './surfaces/rest-bridge.ts';
+import { createTrpcEndpoint } from './surfaces/trpc-endpoint.ts';
+
+type Env = { Bindings: HttpBindings };
+
+/**
+ * The longest URL served. Node refuses only what overflows its header limit
+ * (16 KB for the URL and headers together, answered 414 or 431 by
+ * answerClientError); a shorter cap keeps URLs within what proxies, caches
+ * and logs handle everywhere.
+ */
+const maxUrlLength = 8_192;
+
+/** The calling client's address: the proxy's X-Forwarded-For first entry when TRUST_PROXY is on, else the socket's peer. */
+function clientAddress(c: Context<Env>): string {
+  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  if (settings().TRUST_PROXY && first) return first;
+  return c.env.incoming.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * The API's one front door (Hono): every request gets its id, its log line and metrics, the CORS decision and the
+ * URL cap here, once, and an error no surface answered gets the standard JSON body; then the surfaces: REST under
+ * /api, GraphQL, tRPC, MCP, the domains' own routes (OAuth, downloads, mail-link pages), the OpenAPI document and
+ * its reference page. Each surface reads bodies with the one reader (src/web/request-body.ts).
+ */
+export function createApp(config: Config) {
+  const surfaceOptions = { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, maxBodyBytes: config.MAX_BODY_BYTES, onFault: logFault };
+  const rest = createRestBridge(appRouter, surfaceOptions);
+  const trpc = createTrpcEndpoint(appRouter, surfaceOptions);
+  const graphql = createGraphQLEndpoint(appRouter, {
+    ...surfaceOptions,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+  });
+  const mcp = createMcpEndpoint(appRouter, surfaceOptions);
+  const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
+  const routes = domainRoutes.map((route) => ({ route, handle: route.create(surfaceOptions) }));
+  const cors = createCors(config.CORS_ORIGINS);
+  if (config.METRICS_ENABLED) trackQueueDepth(queueDepth);
+
+  const app = new Hono<Env>();
+
+  app.use(async (c, next) => {
+    const { incoming, outgoing } = c.env;
+    const requestId = requestIdFor(c.req.header('x-request-id'));
+    // Headers of the front door go on Node's response: merged into every answer, whoever writes it (Hono, or
+    // oidc-provider on the Node response), errors included.
+    const setHeader = (name: string, value: string) => outgoing.setHeader(name, value);
+    setHeader(requestIdHeader, requestId);
+    // Everything the request awaits runs in its scope, so its log lines carry the id.
+    await runWithRequestId(requestId, async () => {
+      observeRequest(incoming, outgoing);
+      const preflight = cors(c.req.raw, setHeader);
+      if (preflight) c.res = preflight;
+      else if ((incoming.url ?? '').length > maxUrlLength)
+        c.res = jsonAnswer(414, { error: `The request URL is longer than ${maxUrlLength} characters`, code: 'uri_too_long' });
+      else await next();
+    });
+  });
+
+  app.onError((error, c) => {
+    logFault(error);
+    if (c.env.outgoing.headersSent) {
+      c.env.outgoing.destroy();
+      return RESPONSE_ALREADY_SENT;
+    }
+    const { status, body, headers } = toErrorResponse(
+      error,
+      'standard',
+      c.req.method === 'GET' || c.req.method === 'HEAD' ? 'read' : 'started',
+    );
+    return jsonAnswer(status, body, headers);
+  });
+
+  /** A surface's route, named in logs and metrics by its label (REST routes name themselves once matched). */
+  const surface = (label: string, handle: (c: Context<Env>) => Response | Promise<Response>) => (c: Context<Env>) => {
+    noteRequest({ route: label });
+    return handle(c);
+  };
+
+  // The front door of a browser that opens the server's address: the API reference (relative, right under whatever
+  // path a proxy serves the API at).
+  app.on(
+    ['GET', 'HEAD'],
+    '/',
+    surface('/', () => new Response(null, { status: 302, headers: { Location: 'docs' } })),
+  );
+  app.all(
+    '/healthz',
+    surface('/healthz', async () => {
+      const { status, body } = await healthReport();
+      return jsonAnswer(status, body);
+    }),
+  );
+  if (config.METRICS_ENABLED)
+    app.all(
+      '/metrics',
+      surface('/metrics', async () => new Response(await registry.metrics(), { headers: { 'Content-Type': registry.contentType } })),
+    );
+  app.all(
+    '/openapi.json',
+    surface('/openapi.json', (c) => openApi(c.req.raw)),
+  );
+  app.all(
+    '/docs',
+    surface('/docs', (c) => serveDocs(c.req.path)),
+  );
+  app.all(
+    '/docs/*',
+    surface('/docs', (c) => serveDocs(c.req.path)),
+  );
+  app.all(
+    '/graphql',
+    surface('/graphql', (c) => graphql(c.req.raw)),
+  );
+  app.all(
+    '/trpc/*',
+    surface('/trpc', (c) => trpc(c.req.raw)),
+  );
+  app.all(
+    '/mcp',
+    surface('/mcp', (c) => mcp(c.req.raw)),
+  );
+
+  // The domains' own routes, asked in turn, then the REST bridge.
+  app.all('*', async (c) => {
+    const url = new URL(c.req.url);
+    const served = routes.find(({ route }) => route.matches(c.req.raw, url));
+    if (!served) return rest(c.req.raw);
+    if (served.route.label) noteRequest({ route: served.route.label(url.pathname) });
+    const { incoming: req, outgoing: res } = c.env;
+    return (await served.handle(c.req.raw, { clientAddress: clientAddress(c), node: { req, res } })) ?? RESPONSE_ALREADY_SENT;
+  });
+
+  return app;
+}

@@ -1,0 +1,12 @@
+/** A JSON answer, as every surface and route gives one: UTF-8, its length declared (a HEAD's answer keeps it). */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}) {
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  return new Response(payload, {
+    status,
+    headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(payload)) },
+  });
+}
+
+/** An HTML page, never cached. */
+export const htmlAnswer = (status: number, html: string, headers: Record<string, string> = {}) =>
+  new Response(html, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });

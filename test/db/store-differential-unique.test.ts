@@ -8,13 +8,14 @@ import { asMongoDb, collision, outcome, runWrite, type Step, type UniqueIndex, t
 /**
  * Unique indexes answer as MongoDB's: generated inserts, updates, replacements, upserts, findAndModify and bulk
  * writes over fields holding numbers of the three types (equal ones among them), strings, booleans, ObjectIds,
- * dates, null or nothing run on the patched FerretDB and on FerretDB as published. The published build stands in
- * for MongoDB except where it is wrong against MongoDB's rule (../support/unique-keys.ts): it takes a second
- * document missing an indexed field, or one holding null where another misses it, and -2^63 as a long and as a
- * double; MongoDB refuses those with E11000. Such a write is undone on the published build, and the patched one
- * is expected to refuse it. The values never mix a type with another FerretDB writes as the same JSON (a date
- * and its milliseconds, an ObjectId and its hex string): FerretDB as published refuses those where MongoDB takes
- * them, and store-unique-indexes.test.ts holds them.
+ * dates, null, nothing or arrays of those run on the patched FerretDB and on FerretDB as published. The published
+ * build stands in for MongoDB except where it is wrong against MongoDB's rule (../support/unique-writes.ts): it
+ * takes a second document missing an indexed field, or one holding null where another misses it, and -2^63 as a
+ * long and as a double; it indexes an array as one value, so it takes two documents sharing an element, and arrays
+ * in both fields of a compound index. MongoDB refuses those (E11000; 171 for the last). Such a write is undone on
+ * the published build, and the patched one is expected to refuse it. The values never mix a type with another
+ * FerretDB writes as the same JSON (a date and its milliseconds, an ObjectId and its hex string): FerretDB as
+ * published refuses those where MongoDB takes them, and store-unique-indexes.test.ts holds them.
  */
 describe('unique indexes on the patched embedded FerretDB, against FerretDB as published and MongoDB', () => {
   const seed = runSeed('store-differential-unique');
@@ -54,17 +55,21 @@ describe('unique indexes on the patched embedded FerretDB, against FerretDB as p
     { name: 'v_1_w_1', fields: ['v', 'w'] },
   ];
 
+  /** A value, or now and then an array of up to three values (empty, or repeating one). */
+  const value = (random: Random): unknown =>
+    chance(random, 0.15) ? Array.from({ length: Math.floor(random() * 4) }, () => pick(random, values)) : pick(random, values);
+
   /** A document with each field present or missing, and rarely null (so that a collision is not the rule). */
   const document = (random: Random, _id?: string): Document => {
     const doc: Document = _id === undefined ? {} : { _id };
-    for (const field of fields) if (chance(random, 0.75)) doc[field] = pick(random, values);
+    for (const field of fields) if (chance(random, 0.75)) doc[field] = value(random);
     return doc;
   };
   function change(random: Random): Document {
     const field = pick(random, fields);
     switch (pick(random, ['$set', '$set', '$unset', '$rename', '$inc', 'two'])) {
       case '$set':
-        return { $set: { [field]: pick(random, values) } };
+        return { $set: { [field]: value(random) } };
       case '$unset':
         return { $unset: { [field]: '' } };
       case '$rename':
@@ -79,7 +84,7 @@ describe('unique indexes on the patched embedded FerretDB, against FerretDB as p
       case '$inc':
         return { $inc: { [field]: new Int32(1) } };
       default:
-        return { $set: { v: pick(random, values), w: pick(random, values) } };
+        return { $set: { v: value(random), w: value(random) } };
     }
   }
 
@@ -158,9 +163,9 @@ describe('unique indexes on the patched embedded FerretDB, against FerretDB as p
       const expected = await asMongoDb(published, write, uniqueIndexes, notes);
       expect(await outcome(() => runWrite(patched, write)), `${described} ${notes.join('; ')}`).toEqual(expected);
       expect(await wholeCollection(patched), `${described} ${notes.join('; ')}`).toEqual(await wholeCollection(published));
-      const value = pick(random, values);
+      const sought = pick(random, values);
       const order = { [pick(random, fields)]: pick(random, [1, -1] as const), _id: 1 as const };
-      const query = { [pick(random, fields)]: chance(random, 0.3) ? { $exists: chance(random, 0.5) } : value };
+      const query = { [pick(random, fields)]: chance(random, 0.3) ? { $exists: chance(random, 0.5) } : sought };
       expect(await find(patched, query, order), `${described}; then ${canonical({ query, order })}`).toEqual(
         await find(published, query, order),
       );
@@ -177,18 +182,21 @@ describe('unique indexes on the patched embedded FerretDB, against FerretDB as p
       const clash = collision(docs, [index]);
       const [patched, published] = [stores.patched.collection(name), stores.published.collection(name)];
       for (const collection of [patched, published]) await collection.insertMany(docs.map(copy));
-      const described = `seed ${seed}, ${canonical({ docs, keys })}${clash ? `: MongoDB refuses it (${canonical(clash)} collide)` : ''}`;
+      const described = `seed ${seed}, ${canonical({ docs, keys })}${clash ? `: MongoDB refuses it (${canonical(clash)})` : ''}`;
       // FerretDB as published answers an internal error where it cannot build the index, and builds it over two
-      // documents missing its fields: MongoDB refuses both with E11000 (the patched build is held to that alone).
-      expect(await outcome(() => patched.createIndex(keys, { unique: true })), described).toEqual(clash ? { error: 11000 } : index.name);
+      // documents missing its fields, sharing an array's element or holding parallel arrays: MongoDB refuses those
+      // with E11000 or 171 (the patched build is held to that alone).
+      expect(await outcome(() => patched.createIndex(keys, { unique: true })), described).toEqual(
+        clash ? { error: clash.code } : index.name,
+      );
       const names = (await patched.listIndexes().toArray()).map((listed) => listed.name);
       expect(names, described).toEqual(clash ? ['_id_'] : ['_id_', index.name]);
       const again = document(random, 'again');
-      const refusedAgain = !clash && collision([...docs, again], [index]) !== undefined;
+      const refusedAgain = clash ? undefined : collision([...docs, again], [index]);
       expect(
         await outcome(async () => (await patched.insertOne(copy(again))).acknowledged),
         `${described}, then ${canonical(again)}`,
-      ).toEqual(refusedAgain ? { error: 11000 } : true);
+      ).toEqual(refusedAgain ? { error: refusedAgain.code } : true);
       if (!refusedAgain) await outcome(() => published.insertOne(copy(again)));
       // Finds are compared where the builds hold the same documents (the published one may have built the index MongoDB refuses, and then refused the last insert).
       if (canonical(await wholeCollection(patched)) === canonical(await wholeCollection(published))) {

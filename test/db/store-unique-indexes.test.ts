@@ -64,6 +64,13 @@ describe('unique indexes on the embedded store, as MongoDB', () => {
     // as published indexes an array as one value, and takes both in these two cases, as the patched build does.
     ['an array and one of its elements', [new Int32(1), new Int32(2)], new Int32(1), true],
     ['arrays sharing an element', [new Int32(1), new Int32(2)], [new Int32(2), new Int32(3)], true],
+    // An empty array is indexed as undefined (src/mongo/db/index/btree_key_generator.cpp), a value of its own type;
+    // an array holding null has the key null, a missing field's. One document may repeat a key.
+    ['two empty arrays', [], [], true],
+    ['an empty array and null', [], null, false],
+    ['an array holding null and a missing field', [null], missing, true],
+    ['an array repeating an element, and another value', ['a', 'a'], 'b', false],
+    ['arrays sharing numbers of other types', [Long.fromNumber(7), 'x'], [new Double(7)], true],
     // FerretDB as published refuses the next four: it writes both values as the same JSON (a date as its milliseconds,
     // an ObjectId as its hex string, a regular expression as its pattern, binary data as its base64).
     ['a date and the number of its milliseconds', new Date(1000), Long.fromNumber(1000), false],
@@ -114,6 +121,50 @@ describe('unique indexes on the embedded store, as MongoDB', () => {
     expect(await outcome(async () => (await collection.insertOne({ _id: 2 as never, ...second })).acknowledged)).toEqual(
       refuses ? { error: 11000 } : true,
     );
+  });
+
+  // A compound index keys a document holding an array in one of its fields by element, beside its other fields'
+  // values; a document holding arrays in two of its fields is refused, "cannot index parallel arrays" (code 171;
+  // https://www.mongodb.com/docs/manual/core/index-multikey/, "Compound Multikey Indexes"). FerretDB as published
+  // indexes an array as one value, and takes all of these.
+  it.each([
+    ['an array sharing an element, beside the same value', { v: [1, 2], w: 'x' }, { v: 2, w: 'x' }, { error: 11000 }],
+    ['an array sharing an element, beside another value', { v: [1, 2], w: 'x' }, { v: 2, w: 'y' }, true],
+    ['arrays in the second field sharing an element', { v: 1, w: ['x', 'y'] }, { v: 1, w: ['y', 'z'] }, { error: 11000 }],
+    ['arrays in both fields of the second document', { v: 1, w: 'x' }, { v: [2], w: ['y'] }, { error: 171 }],
+    ['empty arrays in both fields of the second document', { v: 1, w: 'x' }, { v: [], w: [] }, { error: 171 }],
+  ])('a compound unique index over arrays: %s, on insert and when the index is created', async (_, first, second, answer) => {
+    const collection = fresh();
+    await collection.createIndex({ v: 1, w: 1 }, { unique: true });
+    await collection.insertOne({ _id: 1 as never, ...first });
+    expect(await outcome(async () => (await collection.insertOne({ _id: 2 as never, ...second })).acknowledged)).toEqual(answer);
+
+    const indexedLater = fresh();
+    await indexedLater.insertMany([
+      { _id: 1 as never, ...first },
+      { _id: 2 as never, ...second },
+    ]);
+    expect(await outcome(() => indexedLater.createIndex({ v: 1, w: 1 }, { unique: true }))).toEqual(answer === true ? 'v_1_w_1' : answer);
+    expect((await indexedLater.listIndexes().toArray()).map((index) => index.name)).toEqual(
+      answer === true ? ['_id_', 'v_1_w_1'] : ['_id_'],
+    );
+  });
+
+  it.each<[string, (collection: Collection) => Promise<unknown>]>([
+    ['updateOne', (c) => c.updateOne({ _id: 'a' as never }, { $set: { v: [new Int32(3)] } })],
+    ['findOneAndUpdate', (c) => c.findOneAndUpdate({ _id: 'a' as never }, { $set: { v: [] } })],
+    ['replaceOne', (c) => c.replaceOne({ _id: 'b' as never }, { v: [new Int32(5)], w: ['y'] })],
+    ['an upsert', (c) => c.updateOne({ _id: 'new' as never }, { $set: { v: [new Int32(1)], w: [new Int32(2)] } }, { upsert: true })],
+  ])('refuses parallel arrays in a compound unique index brought by %s, and changes nothing', async (_, write) => {
+    const collection = fresh();
+    await collection.createIndex({ v: 1, w: 1 }, { unique: true });
+    await collection.insertMany([
+      { _id: 'a', v: new Int32(1), w: ['x'] },
+      { _id: 'b', v: new Int32(5), w: 'z' },
+    ] as Document[]);
+    const before = await wholeCollection(collection);
+    expect(await outcome(() => write(collection))).toMatchObject({ error: 171 });
+    expect(await wholeCollection(collection)).toEqual(before);
   });
 
   // A sparse index leaves out documents missing its field, so many may miss it; null is indexed and collides

@@ -251,12 +251,19 @@ describe('a data folder of a newer format', () => {
           .collection('things')
           .insertOne({ _id: 'a' as never });
       });
-      onDatabaseFile(dataDir, (file) => file.exec('PRAGMA user_version = 4'));
+      // The build stamps its own format; one above it is what a newer build would have written.
+      const { user_version: current } = onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get()) as {
+        user_version: number;
+      };
+      expect(current).toBe(4);
+      onDatabaseFile(dataDir, (file) => file.exec(`PRAGMA user_version = ${current + 1}`));
 
       await expect(withStore(dataDir, 'patched', async () => {})).rejects.toThrow(
-        /database "leadops" is in data format 4, and this FerretDB build \(leadops patch\) knows formats up to 3: run the newer build of the project that wrote it, or restore a backup/,
+        new RegExp(
+          `database "leadops" is in data format ${current + 1}, and this FerretDB build \\(leadops patch\\) knows formats up to ${current}: run the newer build of the project that wrote it, or restore a backup`,
+        ),
       );
-      expect(onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get())).toEqual({ user_version: 4 });
+      expect(onDatabaseFile(dataDir, (file) => file.prepare('PRAGMA user_version').get())).toEqual({ user_version: current + 1 });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -5,13 +5,16 @@ import { canonical, copy, exactly } from './store-corpus.ts';
  * Writes on collections with unique indexes, and what MongoDB answers to them, for store-differential-unique.test.ts.
  *
  * MongoDB's unique-index rule, for the values the unique-index tests generate (numbers of the three types, strings,
- * booleans, ObjectIds, dates, null, a missing field): two documents collide when every field of the index holds
- * values MongoDB compares equal. Numbers compare by value across int, long and double, exactly (2^63 as a double
- * is not the largest long); a missing field is indexed as null ("If a document does not have a value for the
- * indexed field in a unique index, the index will store a null value for this document",
- * https://www.mongodb.com/docs/manual/core/index-unique/); values of different BSON types never compare equal
- * (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/), so a date and the number of its
- * milliseconds do not collide.
+ * booleans, ObjectIds, dates, null, a missing field, and arrays of those): two documents collide when they share a
+ * key. Numbers compare by value across int, long and double, exactly (2^63 as a double is not the largest long); a
+ * missing field is indexed as null ("If a document does not have a value for the indexed field in a unique index,
+ * the index will store a null value for this document", https://www.mongodb.com/docs/manual/core/index-unique/);
+ * values of different BSON types never compare equal (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/),
+ * so a date and the number of its milliseconds do not collide. An array has a key per element, an empty one the key
+ * undefined, and one document may repeat a key; at most one field of an index may hold an array in a document, else
+ * MongoDB refuses it with 171 "cannot index parallel arrays" (https://www.mongodb.com/docs/manual/core/index-multikey/,
+ * src/mongo/db/index/btree_key_generator.cpp). A write is checked index by index in their order, and in one index
+ * parallel arrays before shared keys.
  */
 export function keyOf(value: unknown): string {
   if (value === undefined || value === null) return 'null';
@@ -47,15 +50,34 @@ export interface UniqueIndex {
   sparse?: boolean;
 }
 
-/** The first two documents that collide in one of the indexes, as MongoDB indexes them, or undefined. */
-export function collision(docs: Document[], indexes: UniqueIndex[]): { index: string; ids: [unknown, unknown] } | undefined {
+/** The keys a field's value is indexed under: each element of an array, once (undefined for an empty one), or the value. */
+const fieldKeys = (value: unknown): string[] =>
+  Array.isArray(value) ? (value.length ? [...new Set(value.map(keyOf))] : ['undefined']) : [keyOf(value)];
+
+/** A document's keys in an index, one per element of the array it holds in one of its fields. */
+const indexKeys = (doc: Document, index: UniqueIndex): string[] =>
+  index.fields
+    .reduce<string[][]>((keys, field) => keys.flatMap((key) => fieldKeys(doc[field]).map((k) => [...key, k])), [[]])
+    .map((key) => JSON.stringify(key));
+
+/**
+ * The first refusal MongoDB's indexes hold against the documents: one holding arrays in two fields of an index (code
+ * 171), or two sharing a key of an index (E11000, with the first two that do); undefined when they hold none.
+ */
+export function collision(
+  docs: Document[],
+  indexes: UniqueIndex[],
+): { index: string; ids: [unknown, unknown]; code: 11000 | 171 } | undefined {
   for (const index of indexes) {
+    const parallel = docs.find((doc) => index.fields.filter((field) => Array.isArray(doc[field])).length > 1);
+    if (parallel) return { index: index.name, ids: [parallel._id, parallel._id], code: 171 };
     const seen = new Map<string, unknown>();
     for (const doc of docs) {
       if (index.sparse && index.fields.every((field) => !(field in doc))) continue;
-      const key = JSON.stringify(index.fields.map((field) => keyOf(doc[field])));
-      if (seen.has(key)) return { index: index.name, ids: [seen.get(key), doc._id] };
-      seen.set(key, doc._id);
+      const keys = indexKeys(doc, index);
+      const shared = keys.find((key) => seen.has(key));
+      if (shared) return { index: index.name, ids: [seen.get(shared), doc._id], code: 11000 };
+      for (const key of keys) seen.set(key, doc._id);
     }
   }
   return undefined;
@@ -145,15 +167,15 @@ export async function asMongoDb(published: Collection, write: Write, indexes: Un
         throw Number(error.code) === 1 && error.message?.includes('UNIQUE constraint failed') ? { code: 11000 } : error;
       }),
     );
-    if (
-      refused(result) &&
-      step.kind === 'insert' &&
-      (result as { error: unknown }).error === 11000 &&
-      !collision([...before, step.doc], indexes)
-    ) {
-      throw new Error(
-        `FerretDB as published refused ${canonical(step.doc)}, which MongoDB takes: the test's values must not mix such types`,
-      );
+    if (refused(result) && step.kind === 'insert' && (result as { error: unknown }).error === 11000) {
+      const clash = collision([...before, step.doc], indexes);
+      if (!clash) {
+        throw new Error(
+          `FerretDB as published refused ${canonical(step.doc)}, which MongoDB takes: the test's values must not mix such types`,
+        );
+      }
+      // MongoDB checks the indexes in their order: parallel arrays in one before a key shared in a later one
+      result = { error: clash.code };
     }
     if (!refused(result)) {
       const clash = collision(await stored(published), indexes);
@@ -162,8 +184,8 @@ export async function asMongoDb(published: Collection, write: Write, indexes: Un
         const previous = before.find((doc) => canonical(doc._id) === canonical(_id));
         if (previous) await published.replaceOne({ _id }, previous);
         else await published.deleteOne({ _id });
-        result = { error: 11000 };
-        notes.push(`step ${index}: MongoDB refuses it (${canonical(clash)} collide in ${clash.index}), FerretDB as published took it`);
+        result = { error: clash.code };
+        notes.push(`step ${index}: MongoDB refuses it (${canonical(clash)} in ${clash.index}), FerretDB as published took it`);
       }
     }
     if (!refused(result)) answers.push(result);

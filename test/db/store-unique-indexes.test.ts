@@ -71,6 +71,13 @@ describe('unique indexes on the embedded store, as MongoDB', () => {
     ['an array holding null and a missing field', [null], missing, true],
     ['an array repeating an element, and another value', ['a', 'a'], 'b', false],
     ['arrays sharing numbers of other types', [Long.fromNumber(7), 'x'], [new Double(7)], true],
+    // An element is keyed as the same value alone would be: a document, a regular expression with its flags, binary
+    // data with its subtype.
+    ['a document in an array and alone', [{ k: 'a' }], { k: 'a' }, true],
+    ['a regular expression in an array and alone', [new BSONRegExp('ab', 'i')], new BSONRegExp('ab', 'i'), true],
+    ['regular expressions of other flags in an array and alone', [new BSONRegExp('ab', 'i')], new BSONRegExp('ab', ''), false],
+    ['binary data in an array and alone', [new Binary(Buffer.from('hi'), 4)], new Binary(Buffer.from('hi'), 4), true],
+    ['binary data of two subtypes in an array and alone', [new Binary(Buffer.from('hi'), 0)], new Binary(Buffer.from('hi'), 4), false],
     // FerretDB as published refuses the next four: it writes both values as the same JSON (a date as its milliseconds,
     // an ObjectId as its hex string, a regular expression as its pattern, binary data as its base64).
     ['a date and the number of its milliseconds', new Date(1000), Long.fromNumber(1000), false],

@@ -9,7 +9,7 @@
  * every import running back up, the known ones included, and counts them.
  */
 const platform = 'auth|rate-limit|idempotency|events|jobs|llm';
-const infrastructure = 'db|errors|net|secrets|metrics|json-schema';
+const infrastructure = 'db|errors|net|secrets|metrics|json-schema|email-address';
 const layers = [
   {
     name: 'entry',
@@ -31,7 +31,7 @@ const layers = [
   },
   {
     name: 'infrastructure',
-    comment: 'the store, errors, settings, logs, the clock, the network guard, secrets, metrics',
+    comment: 'the store, errors, settings, logs, the clock, the network guard, secrets, metrics, what an email address tells',
     path: `^src/((${infrastructure})/|(config|logger|clock|database)\\.ts$)`,
   },
   {

@@ -9,7 +9,7 @@
  * every import running back up, the known ones included, and counts them.
  */
 const platform = 'auth|rate-limit|idempotency|events|jobs|llm';
-const infrastructure = 'db|errors|net|secrets|metrics|json-schema';
+const infrastructure = 'db|errors|net|secrets|metrics|json-schema|email-address';
 const layers = [
   {
     name: 'entry',
@@ -31,7 +31,7 @@ const layers = [
   },
   {
     name: 'infrastructure',
-    comment: 'the store, errors, settings, logs, the clock, the network guard, secrets, metrics',
+    comment: 'the store, errors, settings, logs, the clock, the network guard, secrets, metrics, what an email address tells',
     path: `^src/((${infrastructure})/|(config|logger|clock|database)\\.ts$)`,
   },
   {
@@ -52,9 +52,35 @@ const layerRules = layers.flatMap((lower, i) =>
   })),
 );
 
+const domains = layers.find((layer) => layer.name === 'domains');
+
+/**
+ * A domain is a module: code outside src/<domain>/ reaches it through its index.ts alone. The router assembly
+ * (src/http/router.ts) maps each domain's router.ts besides: a router reaches apiProcedure, whose credential and plan
+ * checks read the oauth and workspaces domains, and its procedures reach into other domains, so routers in the
+ * indexes would close import cycles.
+ */
+const frontDoorRules = [
+  {
+    name: 'domain-front-door',
+    severity: 'error',
+    comment: "Another domain's modules are imported through its index.ts (what it offers the rest), never directly.",
+    from: { path: '^(src/[^/]+/|jobs/|src/main\\.ts$)', pathNot: '^src/http/router\\.ts$' },
+    to: { path: domains.path, pathNot: [domains.pathNot, '^$1', '^src/[^/]+/index\\.ts$'] },
+  },
+  {
+    name: 'router-assembly-maps-routers',
+    severity: 'error',
+    comment: "src/http/router.ts imports each domain's router.ts, and anything else of a domain through its index.ts.",
+    from: { path: '^src/http/router\\.ts$' },
+    to: { path: domains.path, pathNot: [domains.pathNot, '^src/[^/]+/(index|router)\\.ts$'] },
+  },
+];
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...frontDoorRules,
     {
       name: 'libraries-public-api',
       severity: 'error',

@@ -24,7 +24,7 @@ import { setBalances } from '../src/credits/credits.service.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { listLeads } from '../src/leads/leads.service.ts';
 import { saveResearchProfile } from '../src/leads/research-profiles.service.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { startAgentWorld, type AgentWorld } from '../test/support/agent-world/index.ts';
 import { benchEnrichment } from './support-agent-enrichment.ts';
 import { benchStore } from './support-store.ts';

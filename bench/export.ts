@@ -18,7 +18,7 @@ import { stringify } from 'csv-stringify';
 import mongoose from 'mongoose';
 import { coreFields, leadExportColumns } from '../schema/leads.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { freePort, startService } from '../test/support/processes.ts';
 import { statusMiB } from './support-process.ts';
 import { benchStore, createKeys, seedLeads } from './support-store.ts';

@@ -35,7 +35,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { freePort, startService } from '../test/support/processes.ts';
 import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
 import { statusMiB } from './support-process.ts';

@@ -16,7 +16,7 @@ import { createApiServer } from '../src/http/server.ts';
 import { setLogLevel } from '../src/logger.ts';
 import { oauthProvider } from '../src/oauth/oauth-provider.ts';
 import { apiResource } from '../src/oauth/oauth-scopes.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { freePort } from '../test/support/processes.ts';
 import { formatFigures, loadWithKeys } from './support-load.ts';
 import { benchStore, createKeys } from './support-store.ts';

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { log, LogLevel } from '@crawlee/cheerio';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { setBalances } from '../src/credits/credits.service.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { catalogueSite, serveFixture } from '../test/support/fixture-sites.ts';
 import { freePort, startService } from '../test/support/processes.ts';
 import { catalogueRules } from '../test/support/scraping.ts';

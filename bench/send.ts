@@ -47,7 +47,7 @@ import { compose } from '../src/outreach/sending/compose.ts';
 import { runOutreachPass } from '../src/outreach/sending/engine.ts';
 import { closeTransports } from '../src/outreach/sending/mailer.ts';
 import { createSequence } from '../src/outreach/sequences/sequences.service.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { startService } from '../test/support/processes.ts';
 import { againstFloors } from './support-floors.ts';
 import { cpuMsOf, runWithWorkerFlags, statusMiB, workerNodeFlags } from './support-process.ts';

@@ -27,7 +27,7 @@ import { loadConfig } from '../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { createApiServer } from '../src/http/server.ts';
 import { setLogLevel } from '../src/logger.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { rateLimitPerMinute } from './support-load.ts';
 import { benchStore, createKeys, median, searchTerm, seedLeads } from './support-store.ts';
 

@@ -2,7 +2,7 @@ import { getAgentRun, startAgentRun } from '../src/agents/agents.service.ts';
 import { setBalances } from '../src/credits/credits.service.ts';
 import { importLeads } from '../src/leads/lead-import.service.ts';
 import { listLeads } from '../src/leads/leads.service.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import type { AgentWorld } from '../test/support/agent-world/index.ts';
 
 const ratio = (a: number, b: number) => (a / Math.max(1, b)).toFixed(2);

@@ -29,7 +29,7 @@ import { mailHosts } from '../src/validation/checks/mail-hosts.ts';
 import { SmtpProbe } from '../src/validation/checks/smtp-probe.ts';
 import { probeOptions } from '../src/validation/run/domain-check.ts';
 import { getValidationJob, startValidation } from '../src/validation/validation.service.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { benchDomain } from './support-mail-world.ts';
 import { againstFloors } from './support-floors.ts';
 import { runWithWorkerFlags } from './support-process.ts';

@@ -21,7 +21,7 @@ import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { emitEvent } from '../src/events/events.service.ts';
 import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { createWebhook } from '../src/webhooks/webhooks.service.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { againstFloors } from './support-floors.ts';
 import { runWithWorkerFlags } from './support-process.ts';
 import { benchStore, printCommandProfile, watchCommands, withUriOption } from './support-store.ts';

@@ -1,5 +1,4 @@
-import { giveUpRun } from '../src/agents/run/run-lifecycle.ts';
-import { runAgent } from '../src/agents/run/run-agent.ts';
+import { giveUpRun, runAgent } from '../src/agents/index.ts';
 import { agentRunJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

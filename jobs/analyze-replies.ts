@@ -1,4 +1,4 @@
-import { analyzePendingReplies } from '../src/outreach/replies/analysis.service.ts';
+import { analyzePendingReplies } from '../src/outreach/index.ts';
 import { analyzeRepliesJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

@@ -1,5 +1,4 @@
-import { giveUpAttempt } from '../src/webhooks/attempts.ts';
-import { attemptDelivery } from '../src/webhooks/deliveries.ts';
+import { giveUpAttempt, attemptDelivery } from '../src/webhooks/index.ts';
 import { deliverWebhookJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

@@ -1,4 +1,4 @@
-import { deleteExpiredCacheEntries } from '../src/endpoints/endpoint-cache.ts';
+import { deleteExpiredCacheEntries } from '../src/endpoints/index.ts';
 import { expireEndpointCacheJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

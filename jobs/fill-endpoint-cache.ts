@@ -1,4 +1,4 @@
-import { cacheCompletedRun } from '../src/endpoints/endpoint-cache.ts';
+import { cacheCompletedRun } from '../src/endpoints/index.ts';
 import { defineSubscriber } from './subscriber-definition.ts';
 
 /** A completed run started by a published endpoint becomes that call's cached result. */

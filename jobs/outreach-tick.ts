@@ -1,6 +1,5 @@
 import { log } from '../src/logger.ts';
-import { runOutreachPass } from '../src/outreach/sending/engine.ts';
-import { closeTransports } from '../src/outreach/sending/mailer.ts';
+import { runOutreachPass, closeTransports } from '../src/outreach/index.ts';
 import { outreachTickJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

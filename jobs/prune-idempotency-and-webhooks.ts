@@ -1,5 +1,5 @@
 import { pruneIdempotencyRecords } from '../src/idempotency/idempotency.service.ts';
-import { pruneDeliveries } from '../src/webhooks/deliveries.ts';
+import { pruneDeliveries } from '../src/webhooks/index.ts';
 import { pruneIdempotencyAndWebhooksJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

@@ -1,6 +1,6 @@
 import { now } from '../src/clock.ts';
-import { pruneExpiredOAuthRecords } from '../src/oauth/oauth-adapter.ts';
-import { pruneSignInFailures } from '../src/sign-in/sign-in.service.ts';
+import { pruneExpiredOAuthRecords } from '../src/oauth/index.ts';
+import { pruneSignInFailures } from '../src/sign-in/index.ts';
 import { pruneOAuthJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

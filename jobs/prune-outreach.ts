@@ -1,6 +1,4 @@
-import { pruneSoftBounces } from '../src/outreach/replies/soft-bounces.ts';
-import { pruneSendCounts } from '../src/outreach/sending/send-slots.ts';
-import { pruneOutreachStats } from '../src/outreach/stats/outreach-stats.service.ts';
+import { pruneSoftBounces, pruneSendCounts, pruneOutreachStats } from '../src/outreach/index.ts';
 import { pruneOutreachJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

@@ -1,4 +1,4 @@
-import { pruneValidationRecords } from '../src/validation/validation.service.ts';
+import { pruneValidationRecords } from '../src/validation/index.ts';
 import { pruneValidationJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

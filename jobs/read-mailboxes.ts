@@ -1,5 +1,5 @@
 import { settings } from '../src/config.ts';
-import { readMailboxes, stopReadingMailboxes } from '../src/outreach/replies/read-mailboxes.ts';
+import { readMailboxes, stopReadingMailboxes } from '../src/outreach/index.ts';
 import { readMailboxesJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

@@ -1,7 +1,7 @@
-import { requeueStrandedRuns } from '../src/agents/agents.service.ts';
+import { requeueStrandedRuns } from '../src/agents/index.ts';
 import { requeueStrandedWorkJob } from '../src/jobs/contracts.ts';
-import { requeueStrandedScrapeRuns } from '../src/scraping/scrape-runs.service.ts';
-import { requeueStrandedValidationJobs } from '../src/validation/validation.service.ts';
+import { requeueStrandedScrapeRuns } from '../src/scraping/index.ts';
+import { requeueStrandedValidationJobs } from '../src/validation/index.ts';
 import { handleJob } from './job-handler.ts';
 
 /**

@@ -1,5 +1,4 @@
-import { executeRun } from '../src/scraping/run-executor.ts';
-import { giveUpRun } from '../src/scraping/run-lifecycle.ts';
+import { executeRun, giveUpRun } from '../src/scraping/index.ts';
 import { scrapeRunJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

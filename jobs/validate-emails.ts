@@ -1,5 +1,4 @@
-import { giveUpJob } from '../src/validation/run/job-lifecycle.ts';
-import { runValidationJob } from '../src/validation/run/run-job.ts';
+import { giveUpJob, runValidationJob } from '../src/validation/index.ts';
 import { validateEmailsJob } from '../src/jobs/contracts.ts';
 import { handleJob } from './job-handler.ts';
 

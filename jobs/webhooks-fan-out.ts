@@ -1,5 +1,5 @@
 import { eventTypes } from '../src/events/event-types.ts';
-import { fanOut } from '../src/webhooks/deliveries.ts';
+import { fanOut } from '../src/webhooks/index.ts';
 import { defineSubscriber } from './subscriber-definition.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { noInput } from '../../schema/common.ts';
 import { currentUserOutput } from '../../schema/account.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { getUser } from '../workspaces/workspace.service.ts';
+import { getUser } from '../workspaces/index.ts';
 
 export const getCurrentUser = apiProcedure
   .meta({

@@ -11,17 +11,16 @@ import {
   type startAgentRunOutput,
 } from '../../schema/agents.ts';
 import type { Principal } from '../auth/principal.ts';
-import { brandFilter, brandForWrite } from '../brands/brands.service.ts';
+import { brandFilter, brandForWrite } from '../brands/index.ts';
 import { now } from '../clock.ts';
-import { creditsExhausted, getBalances, openUsage } from '../credits/credits.service.ts';
+import { creditsExhausted, getBalances, openUsage } from '../credits/index.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
-import { leadsForEnrichment } from '../leads/lead-enrichment.service.ts';
-import { getResearchProfile, recordProfileRun } from '../leads/research-profiles.service.ts';
+import { leadsForEnrichment, getResearchProfile, recordProfileRun } from '../leads/index.ts';
 import { fieldError } from '../errors/field-error.ts';
-import { assertSkillsInWorkspace } from '../skills/skills.service.ts';
+import { assertSkillsInWorkspace } from '../skills/index.ts';
 import { AgentConversation, AgentRun, type AgentRunDoc } from './agent-run.model.ts';
 import { AgentStep, stepId } from './agent-step.model.ts';
 import { artifactsOf } from './artifacts/artifacts.service.ts';

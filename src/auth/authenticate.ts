@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { principalForAccessToken } from '../oauth/access-token-principal.ts';
+import { principalForAccessToken } from '../oauth/index.ts';
 import { apiKeyPrefix, principalForApiKey } from './api-key.service.ts';
 import type { Principal } from './principal.ts';
 

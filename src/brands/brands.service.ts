@@ -2,7 +2,7 @@ import type { BrandOut } from '../../schema/brands.ts';
 import type { Principal } from '../auth/principal.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { notFound } from '../errors/app-error.ts';
-import { getWorkspace } from '../workspaces/workspace-lookup.ts';
+import { getWorkspace } from '../workspaces/index.ts';
 import { Brand, type BrandDoc } from './brand.model.ts';
 
 const toBrand = (doc: BrandDoc, defaultBrandId: string): BrandOut => ({

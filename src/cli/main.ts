@@ -3,13 +3,14 @@ import { parseArgs } from 'node:util';
 import { IANAZone } from 'luxon';
 import { parseScopes, revokeApiKey } from '../auth/api-key.service.ts';
 import { loadConfig } from '../config.ts';
-import { issueOwnerKey } from '../keys/keys.service.ts';
+import { issueOwnerKey } from '../keys/index.ts';
 import { openDatabase } from '../database.ts';
 import { holdsEmbeddedDatabase } from '../db/embedded-ferretdb.ts';
 import { logToStderr, setLogLevel } from '../logger.ts';
-import { setPassword } from '../sign-in/sign-in.service.ts';
+import { setPassword } from '../sign-in/index.ts';
 import { plans, type Plan } from '../../schema/plans.ts';
-import { createWorkspace, listWorkspaces, showWorkspace, updateWorkspace } from '../workspaces/workspace.service.ts';
+import { createWorkspace, showWorkspace, updateWorkspace } from '../account/index.ts';
+import { listWorkspaces } from '../workspaces/index.ts';
 
 const usage = `Usage: npm run -s cli -- <command> (on the DATA_DIR or MONGODB_URI the service uses; prints one JSON value)
   cli workspace create --name N --plan free|starter|pro|business --email E

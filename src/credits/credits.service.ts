@@ -1,6 +1,6 @@
 import { nowMs } from '../clock.ts';
 import { creditsSpent } from '../metrics/metrics.ts';
-import { getWorkspace, workspaceTimezone } from '../workspaces/workspace-lookup.ts';
+import { getWorkspace, workspaceTimezone } from '../workspaces/index.ts';
 import { debitAtomically } from './atomic-debit.ts';
 import { CreditBalance, type CreditBalanceDoc, type DaySpending } from './credit-balance.model.ts';
 import { daysBefore, keptDays, localDate } from './daily-spending.ts';

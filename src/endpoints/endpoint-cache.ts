@@ -2,7 +2,7 @@ import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { nullIfNotFound } from '../errors/app-error.ts';
-import { getRun } from '../scraping/scrape-runs.service.ts';
+import { getRun } from '../scraping/index.ts';
 
 /** How long a call is remembered: its result can be polled, and cached when its run completes, within this time. */
 export const callRetentionMs = 7 * 24 * 3600 * 1000;

@@ -5,7 +5,7 @@ import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
 import { forgetEndpointCalls } from './endpoint-cache.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
-import { getScraperDoc } from '../scraping/scraper-lookup.ts';
+import { getScraperDoc } from '../scraping/index.ts';
 import { assertEndpointShape } from './endpoint-params.ts';
 import { Endpoint, type EndpointDoc } from './endpoint.model.ts';
 

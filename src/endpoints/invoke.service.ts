@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
 import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
-import type { ScrapeRunDoc } from '../scraping/scrape-run.model.ts';
-import { getRun, queueRun, runData, waitForRunToEnd } from '../scraping/scrape-runs.service.ts';
-import { getScraperDoc } from '../scraping/scraper-lookup.ts';
+import { getRun, getScraperDoc, queueRun, runData, waitForRunToEnd } from '../scraping/index.ts';
 import { cacheCompletedRun, findEndpointCall, forgetEndpointCall, freshCacheEntry, recordEndpointCall } from './endpoint-cache.ts';
 import { cacheKeyFor, fillTemplate, validateParams } from './endpoint-params.ts';
 import { endpointBySlug } from './endpoints.service.ts';
@@ -17,10 +15,12 @@ export interface InvokeResult {
   ageSeconds: number;
 }
 
+type ScrapeRun = Awaited<ReturnType<typeof getRun>>;
+
 const ageOf = (since: Date | null | undefined) => Math.floor((nowMs() - (since ?? new Date(nowMs())).getTime()) / 1000);
 
 /** The run's data once completed, else its status to poll. */
-async function answer(run: ScrapeRunDoc): Promise<InvokeResult> {
+async function answer(run: ScrapeRun): Promise<InvokeResult> {
   const { status, data } = await runData(run);
   if (status !== 'completed') return { status: status as 'queued' | 'running', runId: run._id, cache: 'MISS', ageSeconds: 0 };
   return { status: 'completed', runId: run._id, data, cache: 'MISS', ageSeconds: ageOf(run.finishedAt) };

@@ -1,7 +1,7 @@
 import type { FolderOut } from '../../schema/folders.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { scraperCountsByFolder, unfileScrapers } from '../scraping/scrapers.service.ts';
+import { scraperCountsByFolder, unfileScrapers } from '../scraping/index.ts';
 import { ownedFolder } from './folder-lookup.ts';
 import { Folder, type FolderDoc } from './folder.model.ts';
 

@@ -1,9 +1,8 @@
-import { artifactDownloadRoute } from '../agents/artifacts/artifact-download.route.ts';
+import { artifactDownloadRoute } from '../agents/index.ts';
 import type { DomainRoute } from '../web/domain-route.ts';
-import { leadExportRoute } from '../leads/export-leads.route.ts';
-import { oauthRoute } from '../oauth/oauth.route.ts';
-import { outreachLinksRoute } from '../outreach/sending/public-pages.ts';
-import { suppressionsCsvRoute } from '../outreach/suppressions/suppressions-csv.route.ts';
+import { leadExportRoute } from '../leads/index.ts';
+import { oauthRoute } from '../oauth/index.ts';
+import { outreachLinksRoute, suppressionsCsvRoute } from '../outreach/index.ts';
 
 /**
  * The HTTP routes domains serve themselves, beside their procedures (src/http/router.ts), asked in this order before

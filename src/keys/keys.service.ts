@@ -10,12 +10,10 @@ import {
   type ApiKeyView,
   type NewApiKey,
 } from '../auth/api-key.service.ts';
-import { assertBrandInWorkspace } from '../brands/brands.service.ts';
+import { assertBrandInWorkspace } from '../brands/index.ts';
 import { nowMs } from '../clock.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { planRules } from '../workspaces/plans.ts';
-import { workspaceOwnerId } from '../workspaces/workspace.service.ts';
-import { getWorkspace } from '../workspaces/workspace-lookup.ts';
+import { planRules, workspaceOwnerId, getWorkspace } from '../workspaces/index.ts';
 
 const statusOf = (key: ApiKeyView): ApiKeyOut['status'] =>
   key.status === 'revoked' ? 'revoked' : key.expiresAt && key.expiresAt.getTime() <= nowMs() ? 'expired' : 'active';

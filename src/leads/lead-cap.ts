@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { releaseTurn, takeTurn } from '../db/turns.ts';
 import { AppError } from '../errors/app-error.ts';
-import { planRules } from '../workspaces/plans.ts';
-import { getWorkspace } from '../workspaces/workspace-lookup.ts';
+import { planRules, getWorkspace } from '../workspaces/index.ts';
 import { Lead, LeadCapTurn } from './lead.models.ts';
 
 /** How long a turn lasts at most: far longer than the largest import (500 leads) takes, short enough that a writer that died blocks little. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { coreFields, leadExportColumns, type exportLeadsInput } from '../../schema/leads.ts';
 import type { Principal } from '../auth/principal.ts';
-import { brandFilter } from '../brands/brands.service.ts';
+import { brandFilter } from '../brands/index.ts';
 import { listFields } from './lead-fields.service.ts';
 import { leadListFilter } from './leads.service.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import { v7 as timeOrderedId } from 'uuid';
 import { coreFields, type CoreField, type importLeadsInput, type importLeadsOutput, type NewLead } from '../../schema/leads.ts';
-import { brandForWrite } from '../brands/brands.service.ts';
+import { brandForWrite } from '../brands/index.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { columnsFor, recordUndeclaredKeys, type ColumnsByKey } from './lead-fields.service.ts';
 import { checkCustomValue } from './custom-values.ts';
-import { workDomainOf } from '../validation/checks/address-facts.ts';
+import { workDomainOf } from '../email-address/address-facts.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
 import { inLeadCapTurn, leadLimit, leadLimitError } from './lead-cap.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { startValidationInput } from '../../schema/validation.ts';
 import type { Principal } from '../auth/principal.ts';
-import { brandFilter } from '../brands/brands.service.ts';
+import { brandFilter } from '../brands/index.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { leadListFilter } from './leads.service.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { findUserById } from '../workspaces/workspace.service.ts';
+import { findUserById } from '../workspaces/index.ts';
 import { oauthProvider } from './oauth-provider.ts';
 import { acceptedAudience, isApiScope } from './oauth-scopes.ts';
 

@@ -2,8 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { RouteContext } from '../web/domain-route.ts';
 import { readFormBody } from '../web/request-body.ts';
-import { signIn } from '../sign-in/sign-in.service.ts';
-import { findUserById } from '../workspaces/workspace.service.ts';
+import { signIn } from '../sign-in/index.ts';
+import { findUserById } from '../workspaces/index.ts';
 import { consentPage, errorPage, signInPage } from './oauth-pages.ts';
 import { isApiScope } from './oauth-scopes.ts';
 

@@ -3,7 +3,7 @@ import { baseUrl, settings } from '../config.ts';
 import { log, logFault } from '../logger.ts';
 import { guardedFetch } from '../net/guarded-fetch.ts';
 import { signingKey } from '../secrets/secret-box.ts';
-import { findUserById } from '../workspaces/workspace.service.ts';
+import { findUserById } from '../workspaces/index.ts';
 import { OAuthAdapter } from './oauth-adapter.ts';
 import { errorPage } from './oauth-pages.ts';
 import { acceptedAudience, apiResource, apiScopes } from './oauth-scopes.ts';

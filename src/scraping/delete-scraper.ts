@@ -1,6 +1,6 @@
 import { deleteScraperOutput, scraperIdInput } from '../../schema/scrapers.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { deleteScraper } from './scrapers.service.ts';
+import { deleteScraper } from './scraper-deletion.service.ts';
 
 export const deleteScraperProcedure = apiProcedure
   .meta({

@@ -4,7 +4,7 @@ import type { CrawlOptions, CrawlResult } from '../../scrapers/crawl-types.ts';
 import { createHostSlots } from '../net/host-slots.ts';
 import { crawlHttp } from '../../scrapers/http-crawl.ts';
 import { settings } from '../config.ts';
-import { closeUsage, debitCredits, UsageAccountClosedError } from '../credits/credits.service.ts';
+import { closeUsage, debitCredits, UsageAccountClosedError } from '../credits/index.ts';
 import { AppError } from '../errors/app-error.ts';
 import { compileJsonSchema, describeSchemaErrors } from '../json-schema/json-schema.ts';
 import { scrapePages } from '../metrics/metrics.ts';

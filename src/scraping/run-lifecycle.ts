@@ -1,5 +1,5 @@
 import { now } from '../clock.ts';
-import { closeUsage, openUsage, usageOf, type Usage } from '../credits/credits.service.ts';
+import { closeUsage, openUsage, usageOf, type Usage } from '../credits/index.ts';
 import { emitEvent } from '../events/events.service.ts';
 import type { GiveUpReason } from '../jobs/job-contract.ts';
 import { deleteResult } from './result-store.ts';

@@ -4,7 +4,7 @@ import type { listScraperRunsInput, listScraperRunsOutput, scrapeRun, startScrap
 import { scrapeRunJob } from '../jobs/contracts.ts';
 import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
-import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/credits.service.ts';
+import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/index.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { assertUrlAllowed, UrlNotAllowedError } from '../../outbound/address-guard.ts';

@@ -1,9 +1,6 @@
 import type { z } from 'zod';
 import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
-import { endpointSlugsUsingScraper } from '../endpoints/endpoint-usage.ts';
-import { AppError } from '../errors/app-error.ts';
-import { assertFolderInWorkspace, folderExists } from '../folders/folder-lookup.ts';
-import { deleteScraperRuns } from './scrape-runs.service.ts';
+import { assertFolderInWorkspace, folderExists } from '../folders/index.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
 import { getScraperDoc } from './scraper-lookup.ts';
@@ -97,25 +94,4 @@ export async function scraperCountsByFolder(workspaceId: string): Promise<Map<st
 /** Files a folder's scrapers in no folder (the folder is being deleted); answers how many there were. */
 export async function unfileScrapers(workspaceId: string, folderId: string): Promise<number> {
   return (await ScraperModel.updateMany({ workspaceId, folderId }, { $set: { folderId: null } })).modifiedCount;
-}
-
-/**
- * Deletes a scraper with its runs and their results. A scraper that
- * published endpoints use is refused with 409 naming them: they would
- * point at nothing.
- */
-export async function deleteScraper(workspaceId: string, id: string): Promise<{ runsDeleted: number }> {
-  const doc = await getScraperDoc(workspaceId, id);
-  const slugs = await endpointSlugsUsingScraper(workspaceId, doc._id);
-  if (slugs.length) {
-    throw new AppError(
-      'conflict',
-      `The scraper is used by published endpoints (${slugs.join(', ')}): delete them or point them at another scraper first`,
-      { endpoints: slugs },
-    );
-  }
-  // Runs first: a delete that fails halfway can be sent again, and finds the scraper still there.
-  const runsDeleted = await deleteScraperRuns(workspaceId, doc._id);
-  await ScraperModel.deleteOne({ _id: doc._id });
-  return { runsDeleted };
 }

@@ -1,6 +1,6 @@
 import { now as clockNow } from '../clock.ts';
 import { AppError } from '../errors/app-error.ts';
-import { findUserById, findUsersByEmail } from '../workspaces/workspace.service.ts';
+import { findUserById, findUsersByEmail } from '../workspaces/index.ts';
 import { hashPassword, passwordMatches, unmatchableHash } from './password-hash.ts';
 import { SignInFailures, UserPassword, type SignInFailuresDoc, type UserPasswordDoc } from './sign-in.models.ts';
 

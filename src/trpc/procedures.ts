@@ -6,7 +6,7 @@ import { AppError } from '../errors/app-error.ts';
 import { databaseFault, databaseFaultError, type CallStage } from '../errors/database-faults.ts';
 import { noteRequest } from '../logger.ts';
 import { consumeRateLimit, rateLimitWindowSeconds, type RateLimitDecision } from '../rate-limit/rate-limit.service.ts';
-import { assertPlan } from '../workspaces/workspace-lookup.ts';
+import { assertPlan } from '../workspaces/index.ts';
 import { onceForKey } from '../idempotency/idempotency.service.ts';
 import type { RequestContext } from './context.ts';
 import { markErrorStyle } from './error-styles.ts';

@@ -1,9 +1,9 @@
 import type { UsageOut } from '../../schema/usage.ts';
 import { nowMs } from '../clock.ts';
-import { creditKinds, daysBefore, getBalances, localDate, spendingByDay } from '../credits/credits.service.ts';
-import { keyAllowance } from '../keys/keys.service.ts';
-import { leadCapacity } from '../leads/leads.service.ts';
-import { getWorkspace, workspaceTimezone } from '../workspaces/workspace-lookup.ts';
+import { creditKinds, daysBefore, getBalances, localDate, spendingByDay } from '../credits/index.ts';
+import { keyAllowance } from '../keys/index.ts';
+import { leadCapacity } from '../leads/index.ts';
+import { getWorkspace, workspaceTimezone } from '../workspaces/index.ts';
 
 const reportedDays = 30;
 

@@ -13,11 +13,11 @@ import {
 import type { Principal } from '../auth/principal.ts';
 import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
-import { creditsExhausted, getBalances } from '../credits/credits.service.ts';
+import { creditsExhausted, getBalances } from '../credits/index.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
-import { leadsToValidate, type LeadToValidate } from '../leads/lead-validation.service.ts';
-import { addressFacts } from './checks/address-facts.ts';
+import { leadsToValidate, type LeadToValidate } from '../leads/index.ts';
+import { addressFacts } from '../email-address/address-facts.ts';
 import { toJob, toResult } from './job-mapper.ts';
 import { cancelJob, isActiveJob } from './run/job-lifecycle.ts';
 import { ValidationJob, type ValidationJobDoc } from './validation-job.model.ts';

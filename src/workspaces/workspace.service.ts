@@ -1,28 +1,29 @@
-import { randomUUID } from 'node:crypto';
-import { createApiKey } from '../auth/api-key.service.ts';
-import { getBalances, setBalances, type Balances } from '../credits/credits.service.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { notFound } from '../errors/app-error.ts';
-import { createBrand } from '../brands/brands.service.ts';
-import { planRules } from './plans.ts';
 import { type Plan } from '../../schema/plans.ts';
 import { User, Workspace, type UserDoc, type WorkspaceDoc } from './workspace.models.ts';
-import { getWorkspace, workspaceTimezone } from './workspace-lookup.ts';
+import { getWorkspace } from './workspace-lookup.ts';
 
-export async function createWorkspace(input: { name: string; plan: Plan; email: string; userName?: string }) {
-  // The brand first: a workspace is never stored without its default brand.
-  const workspaceId = randomUUID();
-  const brand = await createBrand(workspaceId, input.name);
-  const workspace = await Workspace.create({ _id: workspaceId, name: input.name, plan: input.plan, defaultBrandId: brand._id });
+/**
+ * Stores a new workspace with its owner (the account service provisions the
+ * rest: its default brand first, its credits and the owner's key after).
+ */
+export async function insertWorkspace(input: {
+  id: string;
+  name: string;
+  plan: Plan;
+  defaultBrandId: string;
+  email: string;
+  userName?: string;
+}): Promise<{ workspaceId: string; userId: string }> {
+  const workspace = await Workspace.create({ _id: input.id, name: input.name, plan: input.plan, defaultBrandId: input.defaultBrandId });
   const user = await User.create({
     workspaceId: workspace._id,
     email: input.email,
     name: input.userName ?? input.email.split('@')[0]!,
     role: 'owner',
   });
-  await setBalances(workspace._id, { ...planRules[input.plan].credits, overage: false });
-  const key = await createApiKey({ workspaceId: workspace._id, userId: user._id, name: 'Owner key', scopes: ['*'] });
-  return { workspaceId: workspace._id, brandId: brand._id, userId: user._id, apiKey: key.apiKey };
+  return { workspaceId: workspace._id, userId: user._id };
 }
 
 /** The id of the workspace's owner (404 for an unknown workspace). */
@@ -51,33 +52,6 @@ export async function findUsersByEmail(email: string): Promise<UserDoc[]> {
   return users.filter((user) => user.email.toLowerCase() === wanted);
 }
 
-export interface WorkspaceSummary {
-  workspaceId: string;
-  plan: Plan;
-  crawlCredits: number;
-  agentCredits: number;
-  validationCredits: number;
-  overage: boolean;
-  leadLimit: number;
-  timezone: string;
-}
-
-const summarize = (workspace: WorkspaceDoc, balances: Balances): WorkspaceSummary => ({
-  workspaceId: workspace._id,
-  plan: workspace.plan,
-  crawlCredits: balances.crawl,
-  agentCredits: balances.agent,
-  validationCredits: balances.validation,
-  overage: balances.overage,
-  leadLimit: planRules[workspace.plan].leadLimit,
-  timezone: workspaceTimezone(workspace),
-});
-
-export async function showWorkspace(workspaceId: string): Promise<WorkspaceSummary> {
-  const workspace = await getWorkspace(workspaceId);
-  return summarize(workspace, await getBalances(workspaceId));
-}
-
 /** Every workspace, oldest first: what an operator needs to find one (its id for the other commands). */
 export async function listWorkspaces(): Promise<Array<{ workspaceId: string; name: string; plan: Plan; createdAt: string }>> {
   const workspaces = await Workspace.find({}, { name: 1, plan: 1, createdAt: 1 })
@@ -86,17 +60,9 @@ export async function listWorkspaces(): Promise<Array<{ workspaceId: string; nam
   return workspaces.map((w) => ({ workspaceId: w._id, name: w.name, plan: w.plan, createdAt: w.createdAt.toISOString() }));
 }
 
-export async function updateWorkspace(
-  workspaceId: string,
-  changes: { plan?: Plan; timezone?: string; crawl?: number; agent?: number; validation?: number; overage?: boolean },
-): Promise<WorkspaceSummary> {
-  const { plan, timezone, ...balanceChanges } = changes;
-  const set = { ...(plan && { plan }), ...(timezone && { timezone }) };
-  const workspace = Object.keys(set).length
-    ? await Workspace.findByIdAndUpdate(workspaceId, { $set: set }, { returnDocument: 'after' }).lean<WorkspaceDoc>()
-    : await Workspace.findById(workspaceId).lean<WorkspaceDoc>();
-  if (!workspace) throw notFound('Workspace');
-  const defined = Object.fromEntries(Object.entries(balanceChanges).filter(([, v]) => v !== undefined));
-  const balances = Object.keys(defined).length ? await setBalances(workspaceId, defined) : await getBalances(workspaceId);
-  return summarize(workspace, balances);
+/** Sets the workspace's plan and time zone (those given); null for an unknown workspace. */
+export async function setWorkspaceSettings(workspaceId: string, set: { plan?: Plan; timezone?: string }): Promise<WorkspaceDoc | null> {
+  return Object.keys(set).length
+    ? Workspace.findByIdAndUpdate(workspaceId, { $set: set }, { returnDocument: 'after' }).lean<WorkspaceDoc>()
+    : Workspace.findById(workspaceId).lean<WorkspaceDoc>();
 }

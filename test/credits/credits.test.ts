@@ -9,7 +9,7 @@ import {
   usageOf,
   UsageAccountClosedError,
 } from '../../src/credits/credits.service.ts';
-import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../../src/account/account.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
 beforeAll(() => connectDatabase(freshDatabaseUri()));

@@ -3,7 +3,7 @@ import { debitCredits, setBalances } from '../../src/credits/credits.service.ts'
 import { readBalance } from '../../src/credits/debit-rules.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { workspaceUsage } from '../../src/usage/usage.service.ts';
-import { createWorkspace, updateWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { createWorkspace, updateWorkspace } from '../../src/account/account.service.ts';
 import { useTestClock } from '../support/clock.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
 import { closeTransports } from '../../src/outreach/sending/mailer.ts';
 import { localDailyCounts, recordOutreachEvent } from '../../src/outreach/stats/outreach-stats.service.ts';
-import { updateWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { updateWorkspace } from '../../src/account/account.service.ts';
 import { createOwnerKey, createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { importLeads } from '../support/leads.ts';

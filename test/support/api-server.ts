@@ -9,7 +9,7 @@ import type { Permission } from '../../schema/account.ts';
 import type { Plan } from '../../schema/plans.ts';
 import { createApiKey } from '../../src/auth/api-key.service.ts';
 import { issueOwnerKey } from '../../src/keys/keys.service.ts';
-import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../../src/account/account.service.ts';
 import { fetchContract, type Contract } from '../contract/openapi-contract.ts';
 import { freshDatabaseUri } from './database.ts';
 import { freePort } from './processes.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { setPassword } from '../../src/sign-in/sign-in.service.ts';
-import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../../src/account/account.service.ts';
 import type { TestServer } from './api-server.ts';
 
 export const pkcePair = () => {

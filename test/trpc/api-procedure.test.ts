@@ -5,7 +5,7 @@ import { createRequestContext } from '../../src/trpc/context.ts';
 import { createCallerFactory, router } from '../../src/trpc/init.ts';
 import { apiProcedure } from '../../src/trpc/procedures.ts';
 import type { Meta } from '../../src/trpc/init.ts';
-import { updateWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { updateWorkspace } from '../../src/account/account.service.ts';
 import { createTestWorkspace } from '../support/api-server.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 

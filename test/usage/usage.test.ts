@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { updateWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { updateWorkspace } from '../../src/account/account.service.ts';
 import { startRun, waitForRun as waitForAgentRun } from '../support/agents.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useCatalogueAndForbiddenSites } from '../support/fixture-sites.ts';

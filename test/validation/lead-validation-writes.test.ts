@@ -3,7 +3,7 @@ import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts'
 import { importLeads } from '../../src/leads/lead-import.service.ts';
 import { Lead } from '../../src/leads/lead.models.ts';
 import { recordEmailValidations, type EmailValidation } from '../../src/leads/lead-validation.service.ts';
-import { createWorkspace } from '../../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../../src/account/account.service.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
 beforeAll(() => connectDatabase(freshDatabaseUri()));

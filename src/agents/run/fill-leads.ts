@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { enrichableFields, fillEmptyLeadFields, type EnrichableField } from '../../leads/lead-enrichment.service.ts';
-import { listFields } from '../../leads/lead-fields.service.ts';
+import { enrichableFields, fillEmptyLeadFields, type EnrichableField, listFields } from '../../leads/index.ts';
 import type { AgentRunDoc } from '../agent-run.model.ts';
 
 /** `fill_leads`: the enrichment run's writer, used by its built-in planner only (a model's tools are unchanged). */

@@ -1,9 +1,8 @@
 import { settings } from '../../config.ts';
 import { AgentRun, type AgentRunDoc } from '../agent-run.model.ts';
 import { configuredModel } from '../../llm/configured-model.ts';
-import { listFields } from '../../leads/lead-fields.service.ts';
-import { getResearchProfile } from '../../leads/research-profiles.service.ts';
-import { skillPrompts } from '../../skills/skills.service.ts';
+import { listFields, getResearchProfile } from '../../leads/index.ts';
+import { skillPrompts } from '../../skills/index.ts';
 import { chargeStep } from './step-charge.ts';
 import { decideAfterStep, finishProblem, stopReason } from './step-outcome.ts';
 import { modelPlanner } from './model-planner.ts';

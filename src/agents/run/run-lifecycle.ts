@@ -1,6 +1,6 @@
 import { finishedAgentRunStatuses, type AgentRunStatus } from '../../../schema/agents.ts';
 import { now } from '../../clock.ts';
-import { closeUsage, usageOf } from '../../credits/credits.service.ts';
+import { closeUsage, usageOf } from '../../credits/index.ts';
 import { emitEvent } from '../../events/events.service.ts';
 import { AgentConversation, AgentRun, type AgentRunDoc, type ConversationDoc, type Playbook } from '../agent-run.model.ts';
 import { toAgentRun } from '../agent-run-mapper.ts';

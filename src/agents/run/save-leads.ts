@@ -1,8 +1,7 @@
 import { v5 as nameBasedId } from 'uuid';
 import { z } from 'zod';
 import type { NewLead } from '../../../schema/leads.ts';
-import { saveFoundLeads, type FoundLead } from '../../leads/lead-agent.service.ts';
-import { listFields } from '../../leads/lead-fields.service.ts';
+import { saveFoundLeads, type FoundLead, listFields } from '../../leads/index.ts';
 import type { AgentRunDoc } from '../agent-run.model.ts';
 import type { Budget } from './budget.ts';
 import type { FoundLeadInput } from './tool-specs.ts';

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error.ts';
-import { debitCredits, getBalances, UsageAccountClosedError, usageOf } from '../../credits/credits.service.ts';
+import { debitCredits, getBalances, UsageAccountClosedError, usageOf } from '../../credits/index.ts';
 import type { AgentRunDoc } from '../agent-run.model.ts';
 import { usageAccount } from './run-lifecycle.ts';
 

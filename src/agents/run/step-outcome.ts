@@ -1,5 +1,5 @@
 import { compileJsonSchema, describeSchemaErrors } from '../../json-schema/json-schema.ts';
-import { getBalances } from '../../credits/credits.service.ts';
+import { getBalances } from '../../credits/index.ts';
 import type { AgentRunDoc } from '../agent-run.model.ts';
 import type { PlanContext, Planner } from './planner.ts';
 import { finishRun, pauseRun } from './run-lifecycle.ts';

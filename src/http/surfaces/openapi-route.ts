@@ -1,5 +1,5 @@
 import { authenticate } from '../../auth/authenticate.ts';
-import { listEndpoints } from '../../endpoints/endpoints.service.ts';
+import { listEndpoints } from '../../endpoints/index.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { AppRouter } from '../router.ts';
 import { buildOpenApiDocument, withPublishedEndpoints } from './openapi.ts';

@@ -3,7 +3,7 @@ import type { OperationObject } from 'openapi3-ts/oas31';
 import { errorBody, scrapingErrorBody } from '../../../schema/common.ts';
 import { exportLeadsInput, leadExportColumns } from '../../../schema/leads.ts';
 import type { PublishedEndpoint } from '../../../schema/endpoints.ts';
-import { leadExportAccess, leadExportPath } from '../../leads/export-leads.route.ts';
+import { leadExportAccess, leadExportPath } from '../../leads/index.ts';
 import type { AppRouter } from '../router.ts';
 import type { Meta } from '../../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';

@@ -2,7 +2,7 @@ import { emitEvent } from '../../events/events.service.ts';
 import type { z } from 'zod';
 import type { CampaignOut, createCampaignInput, updateCampaignInput } from '../../../schema/outreach/campaigns.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { brandFilter, brandForWrite } from '../../brands/brands.service.ts';
+import { brandFilter, brandForWrite } from '../../brands/index.ts';
 import { now } from '../../clock.ts';
 import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { now } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { leadsForOutreach, type OutreachLead } from '../../leads/lead-outreach.service.ts';
+import { leadsForOutreach, type OutreachLead } from '../../leads/index.ts';
 import { setEach } from '../../db/lean-update.ts';
 import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
 import { countForCampaign } from './campaign-progress.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { createInboxInput, InboxOut, updateInboxInput } from '../../../schema/outreach/inboxes.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { assertBrandInWorkspace, brandFilter, brandForWrite } from '../../brands/brands.service.ts';
+import { assertBrandInWorkspace, brandFilter, brandForWrite } from '../../brands/index.ts';
 import { now } from '../../clock.ts';
 import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';

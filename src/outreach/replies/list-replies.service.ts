@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { listRepliesInput, listRepliesOutput, ReplyOut } from '../../../schema/outreach/replies.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { brandFilter } from '../../brands/brands.service.ts';
-import { workspaceMeetsPlan } from '../../workspaces/workspace-lookup.ts';
+import { brandFilter } from '../../brands/index.ts';
+import { workspaceMeetsPlan } from '../../workspaces/index.ts';
 import { Reply, replyKinds, sentiments, type ReplyDoc } from './reply.model.ts';
 
 type Input = z.infer<typeof listRepliesInput>;

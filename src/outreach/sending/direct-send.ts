@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { outreachMessage, sendMessageInput } from '../../../schema/outreach/send.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { emailStatusOfAddress, leadsForOutreach, markContacted } from '../../leads/lead-outreach.service.ts';
+import { emailStatusOfAddress, leadsForOutreach, markContacted } from '../../leads/index.ts';
 import { inboxForSending } from '../inboxes/inbox-sending.service.ts';
 import { plainText, sanitizeBody } from '../../../schema/outreach/sequence-html.ts';
 import { isSuppressed } from '../suppressions/suppressions.service.ts';

@@ -1,6 +1,6 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { announcePendingUnsubscriptions } from '../../leads/lead-outreach.service.ts';
+import { announcePendingUnsubscriptions } from '../../leads/index.ts';
 import { activeCampaigns, announcePendingCompletions, completeCampaign } from '../campaigns/campaigns.service.ts';
 import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';

@@ -1,6 +1,6 @@
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { leadsForOutreach, markContacted, type OutreachLead } from '../../leads/lead-outreach.service.ts';
+import { leadsForOutreach, markContacted, type OutreachLead } from '../../leads/index.ts';
 import { countForCampaign } from '../campaigns/campaign-progress.ts';
 import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';

@@ -1,5 +1,5 @@
 import { nowMs } from '../../clock.ts';
-import { markLeadsContacted } from '../../leads/lead-outreach.service.ts';
+import { markLeadsContacted } from '../../leads/index.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
 import { advanceEnrollments, deferEnrollments, stopEnrollment } from '../campaigns/enrollments.service.ts';
 import { localDay } from '../campaigns/schedule.ts';

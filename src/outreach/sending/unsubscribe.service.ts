@@ -1,4 +1,4 @@
-import { markUnsubscribed } from '../../leads/lead-outreach.service.ts';
+import { markUnsubscribed } from '../../leads/index.ts';
 import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
 import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
 import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { createSequenceInput, SequenceOut, SequenceStep, updateSequenceInput } from '../../../schema/outreach/sequences.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { assertBrandInWorkspace, brandFilter, brandForWrite } from '../../brands/brands.service.ts';
+import { assertBrandInWorkspace, brandFilter, brandForWrite } from '../../brands/index.ts';
 import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { assertPlan } from '../../workspaces/workspace-lookup.ts';
+import { assertPlan } from '../../workspaces/index.ts';
 import { activeCampaignNamesUsing } from '../campaigns/campaign-usage.ts';
 import { Sequence, type SequenceDoc } from './sequence.model.ts';
 

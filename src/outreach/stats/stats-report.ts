@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import type { OutreachStatsOut } from '../../../schema/outreach/stats.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { brandFilter } from '../../brands/brands.service.ts';
-import { getWorkspace, workspaceTimezone } from '../../workspaces/workspace-lookup.ts';
+import { brandFilter } from '../../brands/index.ts';
+import { getWorkspace, workspaceTimezone } from '../../workspaces/index.ts';
 import { activeEnrollmentsIn } from '../campaigns/campaigns.service.ts';
 import { inboxTotals } from '../inboxes/inboxes.service.ts';
 import { brandScope, localDailyCounts, outreachEvents, workspaceScope } from './outreach-stats.service.ts';

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { settings } from '../../config.ts';
 import { isAddressRefusal } from '../../../outbound/address-guard.ts';
 import { createHostSlots } from '../../net/host-slots.ts';
-import { providerOf } from '../checks/address-facts.ts';
+import { providerOf } from '../../email-address/address-facts.ts';
 import { mailHosts, type MailHost } from '../checks/mail-hosts.ts';
 import { SmtpProbe, type ProbeOptions } from '../checks/smtp-probe.ts';
 import { catchAllAnswer, final, rcptOutcome, type Outcome } from './conclusions.ts';

@@ -1,6 +1,6 @@
 import type { GiveUpReason } from '../../jobs/job-contract.ts';
 import { now, nowMs } from '../../clock.ts';
-import { closeUsage, openUsage } from '../../credits/credits.service.ts';
+import { closeUsage, openUsage } from '../../credits/index.ts';
 import { emitEvent } from '../../events/events.service.ts';
 import { toJob } from '../job-mapper.ts';
 import { ValidationJob, type ValidationJobDoc } from '../validation-job.model.ts';

@@ -1,4 +1,4 @@
-import { usageOf } from '../../credits/credits.service.ts';
+import { usageOf } from '../../credits/index.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import type { ValidationJobDoc } from '../validation-job.model.ts';
 import { ValidationResult, type ValidationResultDoc } from '../validation-result.model.ts';

@@ -1,9 +1,9 @@
 import { billableStatuses, type EmailStatus } from '../../../schema/validation.ts';
 import { now } from '../../clock.ts';
-import { debitCredits, getBalances, usageOf, UsageAccountClosedError } from '../../credits/credits.service.ts';
+import { debitCredits, getBalances, usageOf, UsageAccountClosedError } from '../../credits/index.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { recordEmailValidations } from '../../leads/lead-validation.service.ts';
+import { recordEmailValidations } from '../../leads/index.ts';
 import { ValidationResult, type ValidationResultDoc } from '../validation-result.model.ts';
 import type { WorkEntry } from '../validation-work.model.ts';
 import { jobUsageAccount, type JobProgress } from './job-lifecycle.ts';

@@ -1,5 +1,5 @@
 import type { FoundPerson } from '../../../../scrapers/contacts.ts';
-import { leadsToEnrich, type LeadToEnrich } from '../../../leads/lead-enrichment.service.ts';
+import { leadsToEnrich, type LeadToEnrich } from '../../../leads/index.ts';
 import type { FilledValue } from '../fill-leads.ts';
 import type { Plan, PlanContext, Planner } from '../planner.ts';
 import { columnAnswer } from '../researcher/researcher.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressFacts, providerOf } from '../../src/validation/checks/address-facts.ts';
+import { addressFacts, providerOf } from '../../src/email-address/address-facts.ts';
 
 describe('addressFacts', () => {
   it.each([

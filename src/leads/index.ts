@@ -1,0 +1,30 @@
+/**
+ * The leads domain's front door. Other domains read and write leads only through these functions, each shaped to
+ * what its caller needs: the lead models stay the leads services' own.
+ */
+export { leadExportAccess, leadExportPath, leadExportRoute } from './export-leads.route.ts';
+export { leadCapacity } from './leads.service.ts';
+export { listFields } from './lead-fields.service.ts';
+// Email validation: the leads a job checks, and its verdicts written back.
+export { leadsToValidate, recordEmailValidations, type LeadToValidate } from './lead-validation.service.ts';
+// Outreach: the leads written to, and their contacted and unsubscribed marks.
+export {
+  announcePendingUnsubscriptions,
+  emailStatusOfAddress,
+  leadsForOutreach,
+  markContacted,
+  markLeadsContacted,
+  markUnsubscribed,
+  type OutreachLead,
+} from './lead-outreach.service.ts';
+// Agent runs: the leads a run found, saved and listed, their empty fields filled, and the research profiles.
+export { leadsOfAgentRun, saveFoundLeads, type FoundLead } from './lead-agent.service.ts';
+export {
+  enrichableFields,
+  fillEmptyLeadFields,
+  leadsForEnrichment,
+  leadsToEnrich,
+  type EnrichableField,
+  type LeadToEnrich,
+} from './lead-enrichment.service.ts';
+export { getResearchProfile, recordProfileRun } from './research-profiles.service.ts';

@@ -1,0 +1,12 @@
+/** The workspaces domain's front door: workspaces, their plans and their users. */
+export { planRules } from './plans.ts';
+export { assertPlan, getWorkspace, workspaceMeetsPlan, workspaceTimezone } from './workspace-lookup.ts';
+export {
+  findUserById,
+  findUsersByEmail,
+  getUser,
+  insertWorkspace,
+  listWorkspaces,
+  setWorkspaceSettings,
+  workspaceOwnerId,
+} from './workspace.service.ts';

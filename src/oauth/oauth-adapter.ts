@@ -53,8 +53,8 @@ export class OAuthAdapter implements Adapter {
       userCode: payload.userCode,
       expiresAt: expiresIn ? new Date(nowMs() + expiresIn * 1000) : undefined,
     };
-    // Most saves are new codes and tokens: an insert costs the same at any size, where an update by key reads
-    // the whole collection on the embedded store. Only a save of something stored already is an update.
+    // Most saves are new codes and tokens: an insert costs the same at any size, where an update by key may read
+    // the whole collection. Only a save of something stored already is an update.
     try {
       await OAuthRecord.create({ _id: this.key(id), ...fields });
     } catch (error) {

@@ -13,15 +13,15 @@ const infrastructure = 'db|errors|net|secrets|metrics|json-schema|email-address'
 const layers = [
   {
     name: 'entry',
-    comment: 'the processes: the service, the CLI, the worker and its job handlers',
-    path: '^(src/main\\.ts$|src/cli/|jobs/)',
+    comment: "the processes: the service, the CLI, the worker (which assembles the domains' jobs)",
+    path: '^(src/main\\.ts$|src/(cli|worker)/)',
   },
   { name: 'transports', comment: 'the HTTP server, the router assembly and every surface', path: '^src/http/' },
   {
     name: 'domains',
     comment: 'src/<domain>/: procedures, services, models',
     path: '^src/',
-    pathNot: `^src/(main\\.ts$|cli/|http/|trpc/|web/|(${platform})/|(${infrastructure})/|[^/]+\\.ts$)`,
+    pathNot: `^src/(main\\.ts$|cli/|worker/|http/|trpc/|web/|(${platform})/|(${infrastructure})/|[^/]+\\.ts$)`,
   },
   { name: 'kits', comment: 'apiProcedure and its context; the web kit domain routes are built with', path: '^src/(trpc|web)/' },
   {
@@ -65,7 +65,7 @@ const frontDoorRules = [
     name: 'domain-front-door',
     severity: 'error',
     comment: "Another domain's modules are imported through its index.ts (what it offers the rest), never directly.",
-    from: { path: '^(src/[^/]+/|jobs/|src/main\\.ts$)', pathNot: '^src/http/router\\.ts$' },
+    from: { path: '^(src/[^/]+/|src/main\\.ts$)', pathNot: '^src/(http/router|worker/(registry|subscribers))\\.ts$' },
     to: { path: domains.path, pathNot: [domains.pathNot, '^$1', '^src/[^/]+/index\\.ts$'] },
   },
   {
@@ -74,6 +74,14 @@ const frontDoorRules = [
     comment: "src/http/router.ts imports each domain's router.ts, and anything else of a domain through its index.ts.",
     from: { path: '^src/http/router\\.ts$' },
     to: { path: domains.path, pathNot: [domains.pathNot, '^src/[^/]+/(index|router)\\.ts$'] },
+  },
+  {
+    name: 'worker-assembles-jobs',
+    severity: 'error',
+    comment:
+      "The worker's registry and subscribers list import each domain's job handlers and event subscribers (src/<domain>/jobs/), and anything else of a domain through its index.ts.",
+    from: { path: '^src/worker/(registry|subscribers)\\.ts$' },
+    to: { path: domains.path, pathNot: [domains.pathNot, '^src/[^/]+/index\\.ts$', '^src/[^/]+/jobs/[^/]+\\.(handler|subscriber)\\.ts$'] },
   },
 ];
 
@@ -103,28 +111,52 @@ module.exports = {
       severity: 'error',
       comment: 'schema/ holds the zod contracts every surface derives from: it imports no implementation.',
       from: { path: '^schema/' },
-      to: { path: '^(src|jobs|scrapers|outbound)/' },
+      to: { path: '^(src|scrapers|outbound)/' },
     },
     {
       name: 'crawlers-apart',
       severity: 'error',
       comment: 'scrapers/ are crawler factories that return data: they use the address guard (outbound/) and nothing of the service.',
       from: { path: '^scrapers/' },
-      to: { path: '^(src|jobs)/' },
+      to: { path: '^src/' },
     },
     {
       name: 'outbound-is-a-kit',
       severity: 'error',
       comment: 'outbound/ is the address guard alone: no settings, no service code.',
       from: { path: '^outbound/' },
-      to: { path: '^(src|jobs|scrapers|schema)/' },
+      to: { path: '^(src|scrapers|schema)/' },
     },
     {
-      name: 'handlers-only-from-the-worker',
+      name: 'jobs-beside-their-domain',
       severity: 'error',
-      comment: 'Services enqueue through job contracts (src/jobs/); only the worker (and main.ts, which starts it) imports jobs/.',
-      from: { path: '^src/', pathNot: '^src/main\\.ts$' },
-      to: { path: '^jobs/' },
+      comment:
+        "A job's contract (<name>.job.ts), its handler (<name>.handler.ts) and an event subscriber (<name>.subscriber.ts) stand in the jobs/ folder of the domain that owns the work: src/<domain>/jobs/.",
+      from: { path: '\\.(job|handler|subscriber)\\.ts$', pathNot: '^src/[^/]+/jobs/[^/]+$' },
+      to: {},
+    },
+    {
+      name: 'handlers-only-from-the-registry',
+      severity: 'error',
+      comment:
+        "Services enqueue through a job's contract and never see its handler: only the worker's registry (src/worker/registry.ts) imports handlers.",
+      from: { pathNot: '^src/worker/registry\\.ts$' },
+      to: { path: '\\.handler\\.ts$' },
+    },
+    {
+      name: 'subscribers-only-from-the-worker',
+      severity: 'error',
+      comment: "Event subscribers are called by the event dispatcher: only the worker's list (src/worker/subscribers.ts) imports them.",
+      from: { pathNot: '^src/worker/subscribers\\.ts$' },
+      to: { path: '\\.subscriber\\.ts$' },
+    },
+    {
+      name: 'job-contracts-enqueued-at-home',
+      severity: 'error',
+      comment:
+        "A domain's job contracts are its own: its services and handlers enqueue through them; another domain calls that domain's service instead.",
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/[^/]+/jobs/[^/]+\\.job\\.ts$', pathNot: '^src/$1/jobs/' },
     },
     {
       name: 'fork-stands-alone',
@@ -132,7 +164,7 @@ module.exports = {
       comment:
         'tools/ferretdb/ builds the FerretDB fork (the service calls it through src/db/ferretdb-binary.ts): it imports nothing of the project.',
       from: { path: '^tools/' },
-      to: { path: '^(src|jobs|scrapers|schema|outbound)/' },
+      to: { path: '^(src|scrapers|schema|outbound)/' },
     },
     {
       name: 'services-below-surfaces',

@@ -17,7 +17,7 @@
  *   MONGODB_URI=mongodb://… npm run bench:agent
  */
 import { randomBytes } from 'node:crypto';
-import { startWorker } from '../jobs/worker.ts';
+import { startWorker } from '../src/worker/worker.ts';
 import { getAgentRun, startAgentRun } from '../src/agents/agents.service.ts';
 import { loadConfig } from '../src/config.ts';
 import { setBalances } from '../src/credits/credits.service.ts';

@@ -20,7 +20,7 @@ import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { startEmbeddedFerretDb } from '../src/db/embedded-ferretdb.ts';
 import { bulkUpdateLeads, getLead, listLeads, updateLead } from '../src/leads/leads.service.ts';
 import { setLogLevel } from '../src/logger.ts';
-import { createWorkspace } from '../src/workspaces/workspace.service.ts';
+import { createWorkspace } from '../src/account/account.service.ts';
 import { cpuMsOf } from './support-process.ts';
 import { median, searchTerm, seedLeads } from './support-store.ts';
 

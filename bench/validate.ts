@@ -20,7 +20,7 @@
  */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { startWorker } from '../jobs/worker.ts';
+import { startWorker } from '../src/worker/worker.ts';
 import { loadConfig, settings } from '../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { setBalances } from '../src/credits/credits.service.ts';

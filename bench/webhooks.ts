@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startWorker } from '../jobs/worker.ts';
+import { startWorker } from '../src/worker/worker.ts';
 import { loadConfig, settings } from '../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { emitEvent } from '../src/events/events.service.ts';

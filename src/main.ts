@@ -74,7 +74,7 @@ async function main(role: Role) {
         log.warn('PUBLIC_BASE_URL is not set: unsubscribe and open links in outgoing mail point at this host', { base: baseUrl(config) });
       if (!config.SEARCH_URL)
         log.warn('SEARCH_URL is not set: agent runs cannot search the web, and with no language model they fail at once');
-      const { startWorker } = await import('../jobs/worker.ts');
+      const { startWorker } = await import('./worker/worker.ts');
       const worker = await startWorker({ concurrency: config.WORKER_CONCURRENCY });
       stops.push(worker.stop);
     }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { agentRunJob } from '../jobs/contracts.ts';
+import { agentRunJob } from './jobs/agent-run.job.ts';
 import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import {
   finishedAgentRunStatuses,

@@ -23,7 +23,7 @@ const apiKeySchema = new Schema(
 );
 
 /**
- * When a key was last used, apart from the key: FerretDB applies an update
+ * When a key was last used, apart from the key: a store may apply an update
  * as read, change, write of the whole document, so a use's write on the key
  * itself could put back a revocation made meanwhile.
  */

@@ -1,6 +1,7 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { nullIfNotFound } from '../errors/app-error.ts';
 import { getRun } from '../scraping/index.ts';
 
@@ -28,8 +29,8 @@ const EndpointCall = mongoose.model('EndpointCall', endpointCallSchema, 'endpoin
 
 /**
  * Fresh results of published endpoints, by cache key (workspace, slug and
- * canonical parameters), pointing at the run that holds the data. Expired
- * entries are deleted by a job: FerretDB has no TTL indexes.
+ * canonical parameters), pointing at the run that holds the data. A read
+ * checks expiry; expired entries are removed by the retention rule below.
  */
 const cacheSchema = new Schema(
   {
@@ -87,8 +88,14 @@ export async function freshCacheEntry(cacheKey: string): Promise<CacheEntryDoc |
   return entry && entry.expiresAt.getTime() > nowMs() ? entry : null;
 }
 
-/** Deletes expired cache entries and calls past their retention (FerretDB has no TTL indexes). */
+/** Deletes expired cache entries and calls past their retention. */
 export async function deleteExpiredCacheEntries(): Promise<number> {
   await EndpointCall.deleteMany({ calledAt: { $lt: new Date(nowMs() - callRetentionMs) } });
   return (await EndpointCache.deleteMany({ expiresAt: { $lte: new Date(nowMs()) } })).deletedCount;
 }
+
+export const endpointCacheRetention = defineRetentionRule({
+  records: 'expired endpoint cache entries and old endpoint calls',
+  everyMs: 5 * 60_000,
+  prune: deleteExpiredCacheEntries,
+});

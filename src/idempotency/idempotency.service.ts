@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { journaled } from '../db/journaled.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { AppError } from '../errors/app-error.ts';
 import { type ErrorCode } from '../../schema/error-codes.ts';
 import { IdempotencyRecord, type IdempotencyRecordDoc } from './idempotency-record.model.ts';
@@ -96,8 +97,14 @@ const appErrorIn = (error: unknown): AppError | null =>
 const revived = (stored: { code: ErrorCode; message: string; extra: Record<string, unknown> }) =>
   new AppError(stored.code, stored.message, stored.extra);
 
-/** Forgets keys older than 24 hours (the pruning job). */
+/** Forgets keys older than 24 hours. */
 export async function pruneIdempotencyRecords(): Promise<number> {
   const { deletedCount } = await IdempotencyRecord.deleteMany({ createdAt: { $lt: new Date(nowMs() - keyLifetimeMs) } });
   return deletedCount;
 }
+
+export const idempotencyRetention = defineRetentionRule({
+  records: 'idempotency keys',
+  everyMs: 60 * 60_000,
+  prune: pruneIdempotencyRecords,
+});

@@ -10,9 +10,11 @@ export interface GiveUpReason {
 
 /**
  * What a background job is, apart from what runs it: its name, payload
- * contract and retry policy. Services enqueue through the contract
- * (queue.ts) and never see the handler; only the worker's registry
- * (jobs/registry.ts) pairs each contract with its handler.
+ * contract and retry policy. A domain's jobs stand in its jobs/ folder, each
+ * contract (`<name>.job.ts`) beside its handler (`<name>.handler.ts`).
+ * Services enqueue through the contract (queue.ts) and never see the
+ * handler; only the worker's registry (src/worker/registry.ts) imports
+ * handlers.
  */
 export interface JobContract<Payload extends z.ZodType = z.ZodType> {
   name: string;
@@ -23,8 +25,8 @@ export interface JobContract<Payload extends z.ZodType = z.ZodType> {
    * cannot run forever.
    */
   retries: number;
-  /** Cron expression or interval for recurring jobs (a function when a setting decides it). */
-  every?: string | (() => string | number);
+  /** For a recurring job, its interval (ms), read when the worker starts. */
+  everyMs?: () => number;
   /** How long a worker may hold the job before another may take it over (ms), read when the worker starts. */
   lockLifetimeMs?: () => number;
 }

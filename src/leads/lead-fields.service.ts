@@ -73,8 +73,8 @@ export async function declareField(workspaceId: string, input: z.infer<typeof cr
 export type ColumnsByKey = ReadonlyMap<string, Pick<CustomFieldDoc, 'type' | 'declared'>>;
 
 /**
- * The workspace's columns among `keys`, in one read (FerretDB scans the
- * collection for it): what a write checks its custom values against, and
+ * The workspace's columns among `keys`, in one read (it may scan the
+ * collection): what a write checks its custom values against, and
  * then hands to recordUndeclaredKeys so it need not read them again.
  */
 export async function columnsFor(workspaceId: string, keys: Iterable<string>): Promise<ColumnsByKey> {

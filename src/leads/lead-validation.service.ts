@@ -94,8 +94,8 @@ export interface EmailValidationWrite {
  * Writes validations to their leads, each only while the lead's email is
  * still one that was checked (a lead whose email changed meanwhile, or that
  * was deleted, keeps none), in one bulk write: the leads given the same
- * validation in one conditional updateMany, which the embedded store
- * applies far faster than an update per lead. Answers how many were written.
+ * validation in one conditional updateMany, which the store applies far
+ * faster than an update per lead. Answers how many were written.
  */
 export async function recordEmailValidations(workspaceId: string, writes: EmailValidationWrite[]): Promise<number> {
   if (!writes.length) return 0;

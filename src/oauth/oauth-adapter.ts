@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { now, nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { openSecret, sealSecret } from '../secrets/secret-box.ts';
 import { OAuthConsumption, OAuthRecord, type OAuthRecordDoc } from './oauth-record.model.ts';
 
@@ -15,7 +16,8 @@ const live = (doc: Pick<OAuthRecordDoc, 'expiresAt'> | null) => doc !== null && 
 
 /**
  * oidc-provider's storage on the service's database (see the model for
- * the layout). Every read checks expiry, as the embedded store has no TTL.
+ * the layout). Every read checks expiry: expired records stay until the
+ * retention rule below removes them.
  */
 export class OAuthAdapter implements Adapter {
   private readonly model: string;
@@ -51,8 +53,8 @@ export class OAuthAdapter implements Adapter {
       userCode: payload.userCode,
       expiresAt: expiresIn ? new Date(nowMs() + expiresIn * 1000) : undefined,
     };
-    // Most saves are new codes and tokens: an insert costs the same at any size, where an update by key reads
-    // the whole collection on the embedded store. Only a save of something stored already is an update.
+    // Most saves are new codes and tokens: an insert costs the same at any size, where an update by key may read
+    // the whole collection. Only a save of something stored already is an update.
     try {
       await OAuthRecord.create({ _id: this.key(id), ...fields });
     } catch (error) {
@@ -103,3 +105,9 @@ export async function pruneExpiredOAuthRecords(before: Date): Promise<number> {
   ]);
   return records.deletedCount;
 }
+
+export const oauthRetention = defineRetentionRule({
+  records: 'expired OAuth codes, tokens, sessions and interactions',
+  everyMs: 60 * 60_000,
+  prune: () => pruneExpiredOAuthRecords(now()),
+});

@@ -5,8 +5,8 @@ import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
  * tokens, interactions), one document each. `_id` is `<Model>:<hash>` of the
  * library's id, never the id itself (for tokens and codes the id is the
  * credential); the payload is sealed, as it holds client secrets and keys
- * with dots (resource URLs). Expiry is checked on every read (no TTL index
- * on the embedded store); the prune job deletes what has expired.
+ * with dots (resource URLs). Expiry is checked on every read; the retention
+ * rule (oauth-adapter.ts) deletes what has expired.
  */
 const oauthRecordSchema = new Schema(
   {

@@ -1,5 +1,6 @@
 import { nowMs } from '../clock.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { RateLimitWindow, type RateLimitWindowDoc } from './rate-limit-window.model.ts';
 
 /** A key's window lasts one minute from the request that opens it. */
@@ -56,8 +57,14 @@ export async function consumeRateLimit(key: string, limit: number, now = nowMs()
   throw new Error(`The rate-limit window of ${key} changed under three turns in a row`);
 }
 
-/** Drops the windows that are over (FerretDB has no TTL indexes to do it). */
+/** Drops the windows that are over. */
 export async function pruneIdleRateLimitWindows(now = nowMs()): Promise<number> {
   const result = await RateLimitWindow.deleteMany(over(now - windowMs));
   return result.deletedCount;
 }
+
+export const rateLimitRetention = defineRetentionRule({
+  records: 'idle rate-limit windows',
+  everyMs: 10 * 60_000,
+  prune: () => pruneIdleRateLimitWindows(),
+});

@@ -27,7 +27,7 @@ export async function loadResult(resultKey: string, chunks: number): Promise<unk
   return JSON.parse(text);
 }
 
-/** One delete per chunk, by primary key: FerretDB would read the whole collection for an `$in`. */
+/** One delete per chunk, by primary key: an `$in` may read the whole collection. */
 export async function deleteResult(resultKey: string, chunks: number): Promise<void> {
   for (const _id of chunkIds(resultKey, chunks)) await ScrapeResultChunk.deleteOne({ _id });
 }

@@ -6,8 +6,8 @@ import { runStatuses, type scrapeOptions } from '../../schema/scrape-runs.ts';
 /**
  * A scrape run. While it works, its progress (pages paid, credits) lives in
  * the workspace's credit usage account, not here: the run is written when
- * it starts and when it ends, whatever its length, because FerretDB pays
- * for each update of a collection that grows with history.
+ * it starts and when it ends, whatever its length, because an update costs
+ * more as the collection grows with history.
  */
 const scrapeRunSchema = new Schema(
   {

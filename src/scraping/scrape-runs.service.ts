@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { listScraperRunsInput, listScraperRunsOutput, scrapeRun, startScrapeInput } from '../../schema/scrape-runs.ts';
-import { scrapeRunJob } from '../jobs/contracts.ts';
+import { scrapeRunJob } from './jobs/scrape-run.job.ts';
 import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
 import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/index.ts';

@@ -1,4 +1,5 @@
 import { now as clockNow } from '../clock.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { AppError } from '../errors/app-error.ts';
 import { findUserById, findUsersByEmail } from '../workspaces/index.ts';
 import { hashPassword, passwordMatches, unmatchableHash } from './password-hash.ts';
@@ -87,3 +88,9 @@ export async function signIn(email: string, password: string, address: string): 
 export async function pruneSignInFailures(now = clockNow()): Promise<number> {
   return (await SignInFailures.deleteMany({ lastAt: { $lt: new Date(now.getTime() - failureWindowMs) } })).deletedCount;
 }
+
+export const signInFailureRetention = defineRetentionRule({
+  records: 'sign-in failures',
+  everyMs: 60 * 60_000,
+  prune: () => pruneSignInFailures(),
+});

@@ -6,8 +6,8 @@ import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
  *
  * validation_work: the job's work list in chunks (`<job>:<n>`), stored when
  * the job is created and read back by primary key. A chunk's entries are
- * one JSON text: FerretDB stores and reads a large text far faster than as
- * many nested documents (a 500-entry chunk took about 0.4 s as documents).
+ * one JSON text: a store reads and writes one large text far faster than as
+ * many nested documents.
  */
 const validationWorkSchema = new Schema(
   {

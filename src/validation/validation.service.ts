@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { validateEmailsJob } from '../jobs/contracts.ts';
 import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import {
   billableStatuses,
@@ -15,10 +14,12 @@ import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
 import { creditsExhausted, getBalances } from '../credits/index.ts';
 import { findOwned } from '../db/find-owned.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { leadsToValidate, type LeadToValidate } from '../leads/index.ts';
 import { addressFacts } from '../email-address/address-facts.ts';
 import { toJob, toResult } from './job-mapper.ts';
+import { validationRunJob } from './jobs/validation-run.job.ts';
 import { cancelJob, isActiveJob } from './run/job-lifecycle.ts';
 import { ValidationJob, type ValidationJobDoc } from './validation-job.model.ts';
 import { ValidationResult, type ValidationResultDoc } from './validation-result.model.ts';
@@ -110,7 +111,7 @@ export async function startValidation(
       skipped: missing + noEmail,
       chunks,
     });
-    await enqueue(validateEmailsJob, { jobId });
+    await enqueue(validationRunJob, { jobId });
     return toJob(job.toObject() as ValidationJobDoc);
   } catch (error) {
     // Never a job no worker will take, nor a work list without its job.
@@ -164,6 +165,12 @@ export async function pruneValidationRecords(): Promise<void> {
   await ValidationNote.deleteMany(stale);
 }
 
+export const validationRetention = defineRetentionRule({
+  records: 'validation results and working state',
+  everyMs: 60 * 60_000,
+  prune: pruneValidationRecords,
+});
+
 /**
  * Queues again the validation jobs queued since before strandedBefore with no background job: the process of their
  * request died between saving the job and queuing it (a job once started keeps a background job, or its
@@ -173,5 +180,5 @@ export async function requeueStrandedValidationJobs(): Promise<void> {
   const jobs = await ValidationJob.find({ status: 'queued', updatedAt: { $lt: strandedBefore() } }, { _id: 1 }).lean<
     Array<{ _id: string }>
   >();
-  for (const { _id } of jobs) await enqueueOnceAt(validateEmailsJob, new Date(), { jobId: _id }, ['jobId']);
+  for (const { _id } of jobs) await enqueueOnceAt(validationRunJob, new Date(), { jobId: _id }, ['jobId']);
 }

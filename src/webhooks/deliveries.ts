@@ -1,13 +1,14 @@
 import { v5 as nameBasedId } from 'uuid';
 import type { z } from 'zod';
-import { deliverWebhookJob } from '../jobs/contracts.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { webhookDelivery } from '../../schema/webhooks.ts';
 import { nowMs } from '../clock.ts';
 import { insertNew } from '../db/insert-new.ts';
+import { defineRetentionRule } from '../db/retention.ts';
 import { notFound } from '../errors/app-error.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
 import { makeAttempts, type PlannedAttempt } from './attempts.ts';
+import { webhooksDeliverJob } from './jobs/webhooks-deliver.job.ts';
 import { outboxClaimant, takeAttempt } from './schedule.ts';
 import { Webhook, WebhookAttempt, WebhookDelivery, type AttemptDoc, type DeliveryDoc, type WebhookDoc } from './webhook.models.ts';
 
@@ -126,7 +127,7 @@ export async function sendAgain(webhookId: string, deliveryId: string): Promise<
   if (!doc || doc.webhookId !== webhookId) throw notFound('Delivery', 'deliveryId');
   const attempts = await attemptsOf([deliveryId]);
   const next = attempts.reduce((max, a) => Math.max(max, a.n + 1), 0);
-  await enqueue(deliverWebhookJob, { deliveryId, attempt: next });
+  await enqueue(webhooksDeliverJob, { deliveryId, attempt: next });
   return toDelivery(doc, attempts);
 }
 
@@ -142,3 +143,9 @@ export async function pruneDeliveries(): Promise<number> {
   await WebhookDelivery.deleteMany({ _id: { $in: ids } });
   return ids.length;
 }
+
+export const webhookDeliveryRetention = defineRetentionRule({
+  records: 'webhook deliveries',
+  everyMs: 60 * 60_000,
+  prune: pruneDeliveries,
+});

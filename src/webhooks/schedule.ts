@@ -1,5 +1,5 @@
 import { nowMs } from '../clock.ts';
-import { deliverWebhookJob } from '../jobs/contracts.ts';
+import { webhooksDeliverJob } from './jobs/webhooks-deliver.job.ts';
 import { enqueueOnceAt } from '../jobs/queue.ts';
 import { attemptId, WebhookAttempt, WebhookDelivery, type AttemptDoc, type DeliveryDoc } from './webhook.models.ts';
 
@@ -12,7 +12,7 @@ export const outboxClaimant = 'outbox';
  * without the second (the same job or event run again after a crash) queues it.
  */
 export const queueAttempt = (deliveryId: string, n: number, at: Date) =>
-  enqueueOnceAt(deliverWebhookJob, new Date(Date.now() + Math.max(0, at.getTime() - nowMs())), { deliveryId, attempt: n }, [
+  enqueueOnceAt(webhooksDeliverJob, new Date(Date.now() + Math.max(0, at.getTime() - nowMs())), { deliveryId, attempt: n }, [
     'deliveryId',
     'attempt',
   ]);

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEventDispatcher } from '../../jobs/event-dispatcher.ts';
-import type { Subscriber } from '../../jobs/subscriber-definition.ts';
+import type { Subscriber } from '../../src/events/subscriber.ts';
+import { startEventDispatcher } from '../../src/worker/event-dispatcher.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { webhookEventTypes } from '../../schema/webhooks.ts';
 import { eventTypes } from '../../src/events/event-types.ts';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mongoose from 'mongoose';
 import { z } from 'zod';
-import { handleJob } from '../../jobs/job-handler.ts';
+import { handleJob } from '../../src/jobs/job-handler.ts';
 import { defineJobContract, type GiveUpReason } from '../../src/jobs/job-contract.ts';
 import { enqueue, jobQueue } from '../../src/jobs/queue.ts';
-import { defineWorkerJob, startWorker } from '../../jobs/worker.ts';
+import { defineWorkerJob, startWorker } from '../../src/worker/worker.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { setLogLevel } from '../../src/logger.ts';
 import { freshDatabaseUri } from '../support/database.ts';

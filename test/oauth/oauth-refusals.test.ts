@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { describe, expect, it } from 'vitest';
-import { pruneOAuthHandler } from '../../jobs/prune-oauth.ts';
+import { oauthRetention } from '../../src/oauth/oauth-adapter.ts';
 import { oauthProvider } from '../../src/oauth/oauth-provider.ts';
 import { useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
@@ -175,7 +175,7 @@ describe('the authorization server refuses', () => {
     const records = mongoose.connection.db!.collection('oauth_records');
     const accessTokens = () => records.countDocuments({ model: 'AccessToken' });
     expect(await accessTokens()).toBeGreaterThan(0);
-    await pruneOAuthHandler.handle({}, { id: 'a-prune' });
+    await oauthRetention.prune();
     expect(await accessTokens()).toBe(0);
     expect(await records.countDocuments({ model: 'RefreshToken' })).toBeGreaterThan(0);
   });

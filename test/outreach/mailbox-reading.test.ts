@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker } from '../../jobs/worker.ts';
+import { startWorker } from '../../src/worker/worker.ts';
 import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useImapServer } from '../support/imap-server.ts';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { startWorker } from '../../jobs/worker.ts';
+import { startWorker } from '../../src/worker/worker.ts';
 import { loadConfig } from '../../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { createApiServer } from '../../src/http/server.ts';

@@ -10,7 +10,7 @@ const agentArtifactSchema = new Schema(
     mimeType: { type: String, required: true },
     rowCount: { type: Number, required: true },
     sizeBytes: { type: Number, required: true },
-    /** JSON text: the embedded store cannot hold arrays in arrays, and preview rows may hold anything. */
+    /** JSON text: arrays in arrays are beyond what both stores hold, and preview rows may hold anything. */
     previewJson: { type: String, required: true },
     content: { type: String, required: true },
   },

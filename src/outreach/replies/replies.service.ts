@@ -134,7 +134,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
 /**
  * Applies a stored message's effects unless that was done, then queues it
  * for sentiment analysis (after: the analyzer writes the same document,
- * and FerretDB's read-then-write updates would lose one of two at once).
+ * and updates applied as read-then-write would lose one of two at once).
  */
 async function settle(reply: ReplyDoc): Promise<void> {
   if (!reply.effectsAppliedAt) {

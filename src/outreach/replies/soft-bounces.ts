@@ -1,6 +1,7 @@
 import { nowMs } from '../../clock.ts';
 import { incrementCounter } from '../../db/counter.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { defineRetentionRule } from '../../db/retention.ts';
 import { utcDay } from '../stats/outreach-stats.service.ts';
 import { SoftBounceDay, SoftBounceSeen } from './reply.model.ts';
 
@@ -30,8 +31,14 @@ export async function countSoftBounce(workspaceId: string, email: string, replyI
   return counts.reduce((sum, n) => sum + n, 0) >= softBounceRule.bounces && counts.filter((n) => n > 0).length >= softBounceRule.days;
 }
 
-/** Drops soft-bounce counts past the window (FerretDB has no TTL indexes). */
+/** Drops soft-bounce counts past the window. */
 export async function pruneSoftBounces(at = nowMs()): Promise<void> {
   await SoftBounceDay.deleteMany({ expiresAt: { $lt: new Date(at) } });
   await SoftBounceSeen.deleteMany({ expiresAt: { $lt: new Date(at) } });
 }
+
+export const softBounceRetention = defineRetentionRule({
+  records: 'soft-bounce counts',
+  everyMs: 60 * 60_000,
+  prune: () => pruneSoftBounces(),
+});

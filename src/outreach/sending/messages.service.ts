@@ -82,8 +82,8 @@ export async function findMessages(recordIds: string[]): Promise<Map<string, Mes
 
 /**
  * The latest messages sent to `address` since `since`, newest first: for a
- * reply that names none of our Message-IDs (a filter, not a key: on the
- * embedded store it reads the whole collection, so it is the last resort).
+ * reply that names none of our Message-IDs (a filter, not a key: it may
+ * read the whole collection, so it is the last resort).
  */
 export const sentMessagesTo = (workspaceId: string, address: string, since: Date) =>
   Message.find({ workspaceId, to: { $in: [...new Set([address, address.toLowerCase()])] }, status: 'sent', sentAt: { $gte: since } })

@@ -1,5 +1,6 @@
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { defineRetentionRule } from '../../db/retention.ts';
 import { hourIndex } from '../stats/outreach-stats.service.ts';
 import { SendCount, type SendCountDoc } from './send-count.model.ts';
 
@@ -186,3 +187,9 @@ export function takeCampaignSlots(
 export async function pruneSendCounts(): Promise<number> {
   return (await SendCount.deleteMany({ expiresAt: { $lt: new Date(nowMs()) } })).deletedCount;
 }
+
+export const sendCountRetention = defineRetentionRule({
+  records: 'sending slots',
+  everyMs: 60 * 60_000,
+  prune: pruneSendCounts,
+});

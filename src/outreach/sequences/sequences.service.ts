@@ -81,7 +81,7 @@ export async function updateSequence(workspaceId: string, input: UpdateInput): P
   if (input.description !== undefined) changes.description = input.description;
   if (input.steps !== undefined) changes.steps = input.steps.map(toStep);
   if (input.brand_id !== undefined) changes.brandId = await assertBrandInWorkspace(workspaceId, input.brand_id, 'brand_id');
-  // By primary key: the one filter the embedded store answers from an index.
+  // By primary key: the filter either store answers from an index.
   const updated = await Sequence.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<SequenceDoc>();
   if (!updated) throw notFound('Sequence');
   return toSequence(updated);

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { nowMs } from '../../clock.ts';
 import { appliedSet, notYetApplied, type AppliedMark } from '../../db/counter.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
+import { defineRetentionRule } from '../../db/retention.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
 
 export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed', 'complained'] as const;
@@ -151,7 +152,13 @@ export async function localDailyCounts(
   return spans.map(({ date }, index) => ({ date, ...sum(docs[index]!) }));
 }
 
-/** Drops buckets past their keeping time (FerretDB has no TTL indexes). */
+/** Drops buckets past their keeping time. */
 export async function pruneOutreachStats(at = nowMs()): Promise<number> {
   return (await OutreachStats.deleteMany({ expiresAt: { $lt: new Date(at) } })).deletedCount;
 }
+
+export const outreachStatsRetention = defineRetentionRule({
+  records: 'outreach statistics buckets',
+  everyMs: 60 * 60_000,
+  prune: () => pruneOutreachStats(),
+});

@@ -4,8 +4,8 @@ import { suppressionReasons } from '../../../schema/outreach/suppressions.ts';
 /**
  * One do-not-contact entry: an address, or a whole domain (`@acme.test`).
  * `_id` is derived from the workspace and the entry (suppressionId), so the
- * check before each send is two primary-key reads, the one lookup the
- * embedded store answers from an index, and the same entry can never be
+ * check before each send is two primary-key reads, answered from an index
+ * on either store, and the same entry can never be
  * stored twice.
  */
 const suppressionSchema = new Schema(

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { validateEmailsJob } from '../../jobs/contracts.ts';
+import { validationRunJob } from '../jobs/validation-run.job.ts';
 import { enqueueAt } from '../../jobs/queue.ts';
 import type { EmailStatus } from '../../../schema/validation.ts';
 import { settings } from '../../config.ts';
@@ -228,7 +228,7 @@ class JobRun {
     const next = progress.nextRetryAt!;
     // Scheduled before the job is given up, so a waiting job always has its continuation.
     // The queue runs on real time; the service's clock may be moved (tests).
-    await enqueueAt(validateEmailsJob, new Date(Date.now() + Math.max(0, next.getTime() - nowMs())), {
+    await enqueueAt(validationRunJob, new Date(Date.now() + Math.max(0, next.getTime() - nowMs())), {
       jobId: job._id,
       at: next.toISOString(),
     });

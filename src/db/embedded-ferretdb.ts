@@ -86,7 +86,7 @@ function startFailure(dataDir: string, stderr: string, cause: Error): Error {
  * syncs the log at checkpoints rather than at every commit: a write acknowledged survives a crash of any
  * process, and a power loss may take the writes the kernel had not written back (up to ~35 s of them with Linux's
  * defaults) but never leaves the files inconsistent. A write with `j: true` (src/db/journaled.ts) is acknowledged
- * once the log is synced (FerretDB patch 25).
+ * once the log is synced (tools/ferretdb/README.md, "Durability").
  * temp_store=MEMORY keeps a statement's undo journal in memory: by default one past 64 KiB (a batched update's)
  * went to a temporary file, created, written and removed in that statement's transaction.
  */

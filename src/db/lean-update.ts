@@ -7,8 +7,8 @@ import { now } from '../clock.ts';
  * through the driver, each `$set` with the updatedAt mongoose would add (a
  * schema with `timestamps: true`): for the sending engine's writes of one
  * statement per message, whose values our code builds with the schema's
- * types, where mongoose casting each statement cost ~25 µs of the worker's
- * CPU per message. Ordered, as mongoose's bulkWrite is.
+ * types, so mongoose's casting of each statement is work done twice on a
+ * hot path. Ordered, as mongoose's bulkWrite is.
  */
 export async function setEach(
   model: Pick<Model<unknown>, 'schema' | 'collection'>,

@@ -110,7 +110,7 @@ const isDisposableDomain = (domain: string) => (disposableDomains ??= disposable
  * A plain address: a dot-atom local part, a domain of letters, digits and
  * hyphens with a dot. The parser reads one exactly as written (its local
  * part and domain are the two sides of the @), so it is not run for one:
- * most addresses are plain, and the parser costs about 30 µs an address.
+ * most addresses are plain, and the parser is the slow part of reading one.
  */
 const plainAddress = /^([a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*)@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/i;
 

@@ -8,9 +8,9 @@ import { Lead, type LeadDoc } from './lead.models.ts';
 
 /**
  * Leads read from the store per round trip. A batch lives until its last
- * row is written: at 1,000 a batch outlived the young-generation collections
- * and piled up in the old generation (the API grew 200 MB over 100,000
- * leads, bench/export.ts); at 100 its leads die young and memory stays flat.
+ * row is written: a large batch outlives the young-generation collections
+ * and piles up in the old generation (bench/export.ts shows the API's
+ * memory); small ones die young and memory stays flat.
  */
 const batchSize = 100;
 

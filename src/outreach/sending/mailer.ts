@@ -53,8 +53,7 @@ export async function transportFor(inboxId: string, smtp: SmtpSettings): Promise
 /**
  * Hands the socket the message in one piece: nodemailer streams a message
  * in about ten small pieces, each its own socket write (a system call, and
- * a read on the server's side: a third of the SMTP server's CPU a message
- * in bench:send). Outreach messages are a few kilobytes.
+ * a read on the server's side). Outreach messages are a few kilobytes.
  */
 class WholeMessage extends Transform {
   private readonly pieces: Buffer[] = [];

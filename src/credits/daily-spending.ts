@@ -25,7 +25,7 @@ export function daySpend(day: string, kind: CreditKind, amount: number) {
   };
 }
 
-/** The buckets a debit on `day` clears, kept for the last day asked (date arithmetic costs about 0.1 ms a day). */
+/** The buckets a debit on `day` clears, kept for the last day asked (their date arithmetic is not free, and every debit asks). */
 let cleared: { day: string; paths: string[] } | undefined;
 function staleBuckets(day: string): string[] {
   if (cleared?.day !== day)

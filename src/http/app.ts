@@ -117,30 +117,16 @@ export function createApp(config: Config) {
       '/metrics',
       surface('/metrics', async () => new Response(await registry.metrics(), { headers: { 'Content-Type': registry.contentType } })),
     );
-  app.all(
-    '/openapi.json',
-    surface('/openapi.json', (c) => openApi(c.req.raw)),
-  );
-  app.all(
-    '/docs',
-    surface('/docs', (c) => serveDocs(c.req.path)),
-  );
-  app.all(
-    '/docs/*',
-    surface('/docs', (c) => serveDocs(c.req.path)),
-  );
-  app.all(
-    '/graphql',
-    surface('/graphql', (c) => graphql(c.req.raw)),
-  );
-  app.all(
-    '/trpc/*',
-    surface('/trpc', (c) => trpc(c.req.raw)),
-  );
-  app.all(
-    '/mcp',
-    surface('/mcp', (c) => mcp(c.req.raw)),
-  );
+  // [path pattern, the route the request log names, the surface]
+  const surfaces: Array<[string, string, (c: Context<Env>) => Response | Promise<Response>]> = [
+    ['/openapi.json', '/openapi.json', (c) => openApi(c.req.raw)],
+    ['/docs', '/docs', (c) => serveDocs(c.req.path)],
+    ['/docs/*', '/docs', (c) => serveDocs(c.req.path)],
+    ['/graphql', '/graphql', (c) => graphql(c.req.raw)],
+    ['/trpc/*', '/trpc', (c) => trpc(c.req.raw)],
+    ['/mcp', '/mcp', (c) => mcp(c.req.raw)],
+  ];
+  for (const [path, label, serve] of surfaces) app.all(path, surface(label, serve));
 
   // The domains' own routes, asked in turn, then the REST bridge.
   app.all('*', async (c) => {

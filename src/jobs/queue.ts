@@ -15,14 +15,18 @@ let queue: Agenda | undefined;
  * worker at once instead of at the next poll.
  */
 export function jobQueue(options: { concurrency?: number } = {}): Agenda {
-  if (queue) return queue;
+  queue ??= newJobQueue(options);
+  return queue;
+}
+
+/** Another Agenda instance on the jobs collection, for a worker processing some job names at a pace of their own. */
+export function newJobQueue(options: { concurrency?: number } = {}): Agenda {
   const backend = new MongoBackend({ mongo: mongoose.connection.db! as never, collection: 'agenda_jobs' });
-  queue = new Agenda({
+  return new Agenda({
     backend,
     notificationChannel: new InMemoryNotificationChannel(),
     maxConcurrency: options.concurrency ?? 5,
   });
-  return queue;
 }
 
 /** Saves a job to run as soon as a worker is free; the payload is checked against the job's contract first. */

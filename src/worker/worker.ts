@@ -7,7 +7,7 @@ import { noteDatabaseFault } from '../db/store-health.ts';
 import { databaseFault } from '../errors/database-faults.ts';
 import { countJobStart, forgetJobStarts } from '../jobs/job-attempts.ts';
 import type { JobHandler } from '../jobs/job-handler.ts';
-import { jobQueue, resetJobQueue } from '../jobs/queue.ts';
+import { jobQueue, newJobQueue, resetJobQueue } from '../jobs/queue.ts';
 import { log, outsideRequest } from '../logger.ts';
 import { jobRuns } from '../metrics/metrics.ts';
 import { startEventDispatcher } from './event-dispatcher.ts';
@@ -106,29 +106,53 @@ const pollMs = 1_000;
 
 /** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
-  const worker = jobQueue({ concurrency: options.concurrency });
-  for (const handler of jobRegistry) defineWorkerJob(worker, handler);
   const recurring = jobRegistry.flatMap(({ contract: { name, everyMs } }) => (everyMs ? [{ name, everyMs: everyMs() }] : []));
-  // A recurring job runs again only once the worker next looks: looking as often as the shortest interval (an
-  // OUTREACH_TICK_MS below a second) keeps the job to its interval instead of the look's.
-  worker.processEvery(Math.min(pollMs, ...recurring.map(({ everyMs }) => everyMs)));
-  await worker.start();
+  const processors = jobProcessors(options.concurrency, recurring);
+  for (const { agenda, handlers, everyMs } of processors) {
+    for (const handler of handlers) defineWorkerJob(agenda, handler);
+    agenda.processEvery(everyMs);
+    await agenda.start();
+  }
   const noBrowser = chromiumProblem(settings().CHROMIUM_PATH);
   if (noBrowser) log.warn(noBrowser);
-  await worker.cancel({ names: retiredRecurringJobs });
-  for (const { name, everyMs } of recurring) await worker.every(everyMs, name, {});
+  await jobQueue().cancel({ names: retiredRecurringJobs });
+  for (const { name, everyMs } of recurring) {
+    const owner = processors.find(({ handlers }) => handlers.some(({ contract }) => contract.name === name))!;
+    await owner.agenda.every(everyMs, name, {});
+  }
   const dispatcher = startEventDispatcher({ concurrency: eventsInHand, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
   log.info('worker started', { jobs: jobRegistry.map((j) => j.contract.name) });
   return {
     stop: async () => {
       await dispatcher.stop(settings().WORKER_STOP_GRACE_MS);
       // Running jobs may finish within the grace; the rest keep their locks, which lapse so another worker takes them over.
-      await worker.drain({ timeout: settings().WORKER_STOP_GRACE_MS, closeConnection: false });
-      const processor = (worker as unknown as { jobProcessor?: AgendaProcessorState }).jobProcessor;
-      await worker.stop(false);
-      await queueFillingSettled(processor);
+      for (const { agenda } of processors) await agenda.drain({ timeout: settings().WORKER_STOP_GRACE_MS, closeConnection: false });
+      for (const { agenda } of processors) {
+        const processor = (agenda as unknown as { jobProcessor?: AgendaProcessorState }).jobProcessor;
+        await agenda.stop(false);
+        await queueFillingSettled(processor);
+      }
       resetJobQueue();
       for (const handler of jobRegistry) await handler.onWorkerStop?.();
     },
   };
+}
+
+/**
+ * Agenda looks up every job name it runs, one query each, whenever it looks. A recurring job runs again only once
+ * the worker next looks, so a job due more often than once a second (an OUTREACH_TICK_MS under a second) gets an
+ * instance of its own looking at its interval, and the other names are still looked up once a second, not at its
+ * pace too. The first processor is the process's job queue, which jobs enqueued in this process are handed to.
+ */
+function jobProcessors(concurrency: number, recurring: Array<{ name: string; everyMs: number }>) {
+  const quick = recurring.filter(({ everyMs }) => everyMs < pollMs);
+  const isQuick = (handler: JobHandler) => quick.some(({ name }) => name === handler.contract.name);
+  const processors = [{ agenda: jobQueue({ concurrency }), handlers: jobRegistry.filter((h) => !isQuick(h)), everyMs: pollMs }];
+  if (quick.length)
+    processors.push({
+      agenda: newJobQueue({ concurrency: quick.length }),
+      handlers: jobRegistry.filter(isQuick),
+      everyMs: Math.min(...quick.map(({ everyMs }) => everyMs)),
+    });
+  return processors;
 }

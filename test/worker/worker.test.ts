@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandStartedEvent } from 'mongodb';
 import mongoose from 'mongoose';
 import { startWorker } from '../../src/worker/worker.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -7,9 +8,12 @@ import { consumeRateLimit } from '../../src/rate-limit/rate-limit.service.ts';
 import { setLogLevel } from '../../src/logger.ts';
 import { freshDatabaseUri } from '../support/database.ts';
 
+// Commands are watched: a test counts the worker's lookups of due jobs.
+const databaseUri = `${freshDatabaseUri()}?monitorCommands=true`;
+
 beforeAll(async () => {
   setLogLevel('silent');
-  await connectDatabase(freshDatabaseUri());
+  await connectDatabase(databaseUri);
 });
 afterAll(() => disconnectDatabase());
 
@@ -65,5 +69,32 @@ describe('job worker', () => {
       loadConfig(); // the environment's settings again
     }
     expect(runs.size).toBeGreaterThanOrEqual(7);
+  }, 30_000);
+
+  it('looks up the other jobs once a second while one is due every 200 ms', async () => {
+    loadConfig({ ...process.env, OUTREACH_TICK_MS: '200' });
+    await mongoose.connection.db!.collection('agenda_jobs').deleteMany({ name: 'outreach.tick' });
+    const lookups = new Map<string, number>();
+    const client = mongoose.connection.getClient();
+    const count = (event: CommandStartedEvent) => {
+      if (event.commandName !== 'findAndModify' || event.command.findAndModify !== 'agenda_jobs') return;
+      const name = String(event.command.query?.name);
+      lookups.set(name, (lookups.get(name) ?? 0) + 1);
+    };
+    const worker = await startWorker({ concurrency: 2 });
+    client.on('commandStarted', count);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+    } finally {
+      client.off('commandStarted', count);
+      await worker.stop();
+      loadConfig();
+    }
+    // Looked up at the engine's interval: about 15 times in 3 s.
+    expect(lookups.get('outreach.tick')).toBeGreaterThanOrEqual(10);
+    const others = [...lookups].filter(([name]) => name !== 'outreach.tick');
+    expect(others.length).toBeGreaterThan(0);
+    // Once a second: at most 4 in 3 s each (not 15, as when every name was looked up at the engine's pace).
+    for (const [name, times] of others) expect({ name, times }).toEqual({ name, times: expect.toBeOneOf([1, 2, 3, 4]) });
   }, 30_000);
 });

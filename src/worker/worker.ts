@@ -78,6 +78,8 @@ export function defineWorkerJob(worker: Agenda, handler: JobHandler) {
   // A job a request set off (in-memory channel) runs outside that request: its log lines carry no request id.
   worker.define(contract.name, (job: Job) => outsideRequest(() => handle(handler, job, lockLifetime)), {
     lockLifetime,
+    // A recurring job is one document: while this worker runs it there is no other to look up (nor to run at once).
+    ...(contract.everyMs && { lockLimit: 1 }),
     // Finished one-off jobs leave nothing behind (recurring ones are kept by Agenda): its lookups for the
     // next job would read every old one.
     removeOnComplete: true,

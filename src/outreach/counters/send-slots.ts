@@ -1,7 +1,7 @@
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { defineRetentionRule } from '../../db/retention.ts';
-import { hourIndex } from '../stats/outreach-stats.service.ts';
+import { hourIndex } from './outreach-stats.service.ts';
 import { SendCount, type SendCountDoc } from './send-count.model.ts';
 
 /**

@@ -21,7 +21,7 @@ import { SendCount, type SendCountDoc } from './send-count.model.ts';
  *
  * Counts are kept 27 hours (longer than any period that reads them), then pruned.
  *
- * Slots are taken under a send hold (send-holds.ts): the same increment
+ * Slots are taken under a send hold (delivery/send-holds.ts): the same increment
  * adds them to the count's `holds.<hold id>`, so a count always says how
  * many of its slots an open hold has, whatever instant its worker dies at.
  */

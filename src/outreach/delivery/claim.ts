@@ -154,4 +154,3 @@ export async function claim(pass: CampaignPass, assigned: Slotted[], hold: SendH
   }
   return { won, lost };
 }
-

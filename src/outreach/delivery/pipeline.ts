@@ -1,7 +1,7 @@
 /**
- * The delivery pipeline for a chunk of due steps, its stages in order: plan (plan.ts), claim (claim.ts), send
- * (send.ts), settle (settle.ts). Each stage is entered from here alone; the enrollments move through
- * enrollment-state.ts.
+ * The delivery pipeline for a chunk of a campaign's due steps, its stages in order: plan (plan.ts), claim (claim.ts),
+ * send (send.ts), settle (settle.ts), each entered once, from here; the enrollments move through enrollment-state.ts
+ * alone. A direct send (direct-send.ts) takes its one message through the same send and settle.
  */
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
 import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
@@ -75,8 +75,6 @@ export async function sendSteps(pass: CampaignPass, due: EnrollmentDoc[]): Promi
   await hold.close();
   return outcomes;
 }
-
-
 
 /** The list read again for the chunk's sends still to go (a retry goes to the address of its first attempt). */
 async function readList(pass: CampaignPass, sends: Slotted[]): Promise<ListRead> {

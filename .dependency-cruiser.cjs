@@ -85,10 +85,51 @@ const frontDoorRules = [
   },
 ];
 
+/**
+ * Outreach's sub-folders, top first (docs/architecture.md draws them): a sub-folder imports the ones on the levels
+ * below its own, never one on its level or above, so outreach reads one way, from its jobs down to its counters. The
+ * delivery pipeline (plan, claim, send, settle, and the enrollments' moves) is one of them.
+ */
+const outreachLevels = [
+  ['jobs'],
+  ['stats', 'replies'],
+  ['delivery'],
+  ['campaigns'],
+  ['inboxes', 'sequences'],
+  ['campaign-record'],
+  ['suppressions', 'counters'],
+];
+const outreachRules = [
+  ...outreachLevels.flatMap((level, i) =>
+    level.flatMap((folder) => {
+      const notBelow = [...outreachLevels.slice(0, i).flat(), ...level.filter((peer) => peer !== folder)];
+      if (!notBelow.length) return [];
+      const below = outreachLevels.slice(i + 1).flat();
+      return [
+        {
+          name: `outreach-one-way:${folder}`,
+          severity: 'error',
+          comment: `src/outreach/${folder}/ imports only the outreach sub-folders below its level (${below.join(', ') || 'none'}): the import runs against outreach's order.`,
+          from: { path: `^src/outreach/${folder}/` },
+          to: { path: `^src/outreach/(${notBelow.join('|')})/` },
+        },
+      ];
+    }),
+  ),
+  {
+    name: 'outreach-sub-folder-placed',
+    severity: 'error',
+    comment: 'Every outreach sub-folder has its place in the order (outreachLevels): a new one is placed there before it imports anything.',
+    from: { path: '^src/outreach/[^/]+/', pathNot: `^src/outreach/(${outreachLevels.flat().join('|')})/` },
+    to: {},
+  },
+];
+
 module.exports = {
   forbidden: [
     ...layerRules,
     ...frontDoorRules,
+    ...outreachRules,
     {
       name: 'libraries-public-api',
       severity: 'error',

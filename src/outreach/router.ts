@@ -2,7 +2,7 @@ import { router } from '../trpc/init.ts';
 import { campaignsRouter } from './campaigns/router.ts';
 import { inboxesRouter } from './inboxes/router.ts';
 import { repliesRouter } from './replies/router.ts';
-import { sendingRouter } from './sending/router.ts';
+import { deliveryRouter } from './delivery/router.ts';
 import { sequencesRouter } from './sequences/router.ts';
 import { statsRouter } from './stats/router.ts';
 import { suppressionsRouter } from './suppressions/router.ts';
@@ -13,7 +13,7 @@ export const outreachRouter = router({
   sequences: sequencesRouter,
   campaigns: campaignsRouter,
   suppressions: suppressionsRouter,
-  sending: sendingRouter,
+  sending: deliveryRouter,
   replies: repliesRouter,
   stats: statsRouter,
 });

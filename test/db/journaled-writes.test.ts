@@ -1,8 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { debitCredits, setBalances } from '../../src/credits/credits.service.ts';
 import { getEvent } from '../../src/events/events.service.ts';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { fanOut } from '../../src/webhooks/deliveries.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';

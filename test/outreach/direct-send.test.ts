@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
 import { createInbox, mailTo, outreachEnv } from '../support/outreach.ts';

@@ -7,8 +7,8 @@
  */
 import nodemailer from 'nodemailer';
 import { disconnectDatabase } from '../../src/db/connection.ts';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { connectAndWaitForGo } from '../support/child-worker.ts';
 
 // The engine's transports, wrapped so the test can tell which process handed each message to the SMTP server

@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach } from 'vitest';
-import type { TickReport } from '../../src/outreach/sending/engine.ts';
+import type { TickReport } from '../../src/outreach/delivery/engine.ts';
 import { testSecretsKey, type TestServer } from '../support/api-server.ts';
 import { outreachEnv } from '../support/outreach.ts';
 import { projectRoot } from '../support/processes.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nowMs } from '../../src/clock.ts';
 import { applyBounceGuard, inboxesForSending, inboxForSending } from '../../src/outreach/inboxes/inbox-sending.service.ts';
-import { takeInboxSlot } from '../../src/outreach/sending/send-slots.ts';
-import { inboxScope, recordOutreachEvent, type OutreachEvent } from '../../src/outreach/stats/outreach-stats.service.ts';
+import { takeInboxSlot } from '../../src/outreach/counters/send-slots.ts';
+import { inboxScope, recordOutreachEvent, type OutreachEvent } from '../../src/outreach/counters/outreach-stats.service.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { analyzePendingReplies } from '../../src/outreach/replies/analysis.service.ts';
 import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useImapServer } from '../support/imap-server.ts';
 import { importLeads } from '../support/leads.ts';

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { analyzePendingReplies } from '../../src/outreach/replies/analysis.service.ts';
 import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { useImapServer } from '../support/imap-server.ts';

@@ -1,8 +1,8 @@
 import mongoose from 'mongoose';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { readMailboxes } from '../../src/outreach/replies/read-mailboxes.ts';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { useImapServer } from '../support/imap-server.ts';

@@ -1,6 +1,6 @@
 import mongoose from 'mongoose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
 import {

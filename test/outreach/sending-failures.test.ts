@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';
 import { importLeads } from '../support/leads.ts';

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runOutreachPass, type TickReport } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass, type TickReport } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
 import {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { importLeads } from '../support/leads.ts';
 import { createCampaign, createInbox, createSequence, enroll, mailTo, outreachEnv, updateCampaign } from '../support/outreach.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Campaign } from '../../src/outreach/campaigns/campaign.model.ts';
+import { Campaign } from '../../src/outreach/campaign-record/campaign.model.ts';
 import { createOwnerKey, createTestWorkspace, useApiServer } from '../support/api-server.ts';
 
 const server = useApiServer();

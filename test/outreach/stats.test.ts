@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { runOutreachPass } from '../../src/outreach/sending/engine.ts';
-import { closeTransports } from '../../src/outreach/sending/mailer.ts';
-import { localDailyCounts, recordOutreachEvent } from '../../src/outreach/stats/outreach-stats.service.ts';
+import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
+import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
+import { localDailyCounts, recordOutreachEvent } from '../../src/outreach/counters/outreach-stats.service.ts';
 import { updateWorkspace } from '../../src/account/account.service.ts';
 import { createOwnerKey, createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useTestClock } from '../support/clock.ts';

@@ -2,7 +2,7 @@ import { nowMs } from '../../clock.ts';
 import { incrementCounter, incrementCounterOnce, type AppliedMark } from '../../db/counter.ts';
 import type { CampaignOut } from '../../../schema/outreach/campaigns.ts';
 import { CampaignCounters, Enrollment, type CampaignCountersDoc, type EnrollmentDoc } from './enrollment.model.ts';
-import type { CampaignDoc } from './campaign.model.ts';
+import type { CampaignDoc } from '../campaign-record/campaign.model.ts';
 import { nextWindowStart } from './schedule.ts';
 
 type Counter = 'enrolled' | 'finished' | 'interrupted' | (EnrollmentDoc['stopReason'] & string);

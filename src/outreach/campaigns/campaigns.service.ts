@@ -10,7 +10,7 @@ import { fieldError } from '../../errors/field-error.ts';
 import { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
 import { activeEnrollmentCount, campaignProgress } from './campaign-progress.ts';
-import { Campaign, type CampaignDoc } from './campaign.model.ts';
+import { Campaign, type CampaignDoc } from '../campaign-record/campaign.model.ts';
 
 type CreateInput = z.infer<typeof createCampaignInput>;
 type UpdateInput = z.infer<typeof updateCampaignInput>;

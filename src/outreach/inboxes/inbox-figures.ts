@@ -1,6 +1,6 @@
 import { nowMs } from '../../clock.ts';
-import { inboxSlotsLast24h } from '../sending/send-slots.ts';
-import { inboxScope, last24Hours, totalOverDays } from '../stats/outreach-stats.service.ts';
+import { inboxSlotsLast24h } from '../counters/send-slots.ts';
+import { inboxScope, last24Hours, totalOverDays } from '../counters/outreach-stats.service.ts';
 
 const dayMs = 24 * 3_600_000;
 

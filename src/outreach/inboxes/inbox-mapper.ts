@@ -1,5 +1,5 @@
 import type { InboxOut } from '../../../schema/outreach/inboxes.ts';
-import { mailboxState } from '../replies/mailbox-state.ts';
+import { mailboxState } from './mailbox-state.ts';
 import { inboxFigures } from './inbox-figures.ts';
 import type { InboxDoc } from './inbox.model.ts';
 

@@ -1,7 +1,7 @@
 import { handleJob } from '../../jobs/job-handler.ts';
 import { log } from '../../logger.ts';
-import { runOutreachPass } from '../sending/engine.ts';
-import { closeTransports } from '../sending/mailer.ts';
+import { runOutreachPass } from '../delivery/engine.ts';
+import { closeTransports } from '../delivery/mailer.ts';
 import { outreachTickJob } from './outreach-tick.job.ts';
 
 /** The sending engine, every OUTREACH_TICK_MS. */

@@ -4,7 +4,7 @@ import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { log } from '../../logger.ts';
 import { markUnsubscribed } from '../../leads/index.ts';
 import { workspaceMeetsPlan } from '../../workspaces/index.ts';
-import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
+import { stopLeadEnrollments } from '../delivery/enrollment-state.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { AnalysisPending, Reply, type AnalysisPendingDoc, type ReplyDoc } from './reply.model.ts';
 import { analyzeHeuristically, type Analysis } from './sentiment-heuristic.ts';

@@ -2,7 +2,7 @@ import type { ImapFlow } from 'imapflow';
 import { nowMs } from '../../clock.ts';
 import { type InboxToRead } from '../inboxes/inbox-reading.service.ts';
 import { endSession, SessionEnded, sessionFor, type Session } from './imap-sessions.ts';
-import { MailboxCursor, type MailboxCursorDoc } from './reply.model.ts';
+import { MailboxCursor, type MailboxCursorDoc } from '../inboxes/mailbox-cursor.model.ts';
 import { ingestMessage } from './replies.service.ts';
 
 /** After a failed check, the next waits 1, 2, 4 … minutes, at most an hour. */

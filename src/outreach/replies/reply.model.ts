@@ -55,29 +55,6 @@ export type ReplyDoc = InferRawDocTypeFromSchema<typeof replySchema>;
 export const Reply = mongoose.model('OutreachReply', replySchema, 'outreach_replies');
 
 /**
- * Where reading an inbox's mailbox stands (one small document per inbox,
- * written by primary key): the mailbox's UIDVALIDITY and the last UID
- * taken, moved only after that message is stored; and the last check, its
- * error, and when to try again after failures.
- */
-const mailboxCursorSchema = new Schema(
-  {
-    _id: { type: String, required: true }, // the inbox id
-    mailbox: { type: String, required: true },
-    uidValidity: { type: String, default: null },
-    lastUid: { type: Number, default: 0 },
-    checkedAt: { type: Date, default: null },
-    error: { type: String, default: null },
-    failures: { type: Number, default: 0 },
-    nextCheckAt: { type: Date, default: null },
-  },
-  { versionKey: false },
-);
-
-export type MailboxCursorDoc = InferRawDocTypeFromSchema<typeof mailboxCursorSchema>;
-export const MailboxCursor = mongoose.model('OutreachMailboxCursor', mailboxCursorSchema, 'outreach_mailbox_cursors');
-
-/**
  * Replies waiting for sentiment analysis: a marker per reply, inserted
  * when the reply is stored and removed once it is analysed, so the
  * analyzer reads this small collection, never the replies. A model that is

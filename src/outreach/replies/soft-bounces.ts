@@ -2,7 +2,7 @@ import { nowMs } from '../../clock.ts';
 import { incrementCounter } from '../../db/counter.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { defineRetentionRule } from '../../db/retention.ts';
-import { utcDay } from '../stats/outreach-stats.service.ts';
+import { utcDay } from '../counters/outreach-stats.service.ts';
 import { SoftBounceDay, SoftBounceSeen } from './reply.model.ts';
 
 const dayMs = 24 * 3_600_000;

@@ -5,7 +5,7 @@ import { assertBrandInWorkspace, brandFilter, brandForWrite } from '../../brands
 import { findOwned } from '../../db/find-owned.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { assertPlan } from '../../workspaces/index.ts';
-import { activeCampaignNamesUsing } from '../campaigns/campaign-usage.ts';
+import { activeCampaignNamesUsing } from '../campaign-record/campaign-usage.ts';
 import { Sequence, type SequenceDoc } from './sequence.model.ts';
 
 type CreateInput = z.infer<typeof createSequenceInput>;

@@ -5,7 +5,7 @@ import { brandFilter } from '../../brands/index.ts';
 import { getWorkspace, workspaceTimezone } from '../../workspaces/index.ts';
 import { activeEnrollmentsIn } from '../campaigns/campaigns.service.ts';
 import { inboxTotals } from '../inboxes/inboxes.service.ts';
-import { brandScope, localDailyCounts, outreachEvents, workspaceScope } from './outreach-stats.service.ts';
+import { brandScope, localDailyCounts, outreachEvents, workspaceScope } from '../counters/outreach-stats.service.ts';
 
 const reportDays = 14;
 

@@ -2,14 +2,15 @@ import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { announcePendingUnsubscriptions } from '../../leads/index.ts';
 import { activeCampaigns, announcePendingCompletions, completeCampaign } from '../campaigns/campaigns.service.ts';
-import type { CampaignDoc } from '../campaigns/campaign.model.ts';
+import type { CampaignDoc } from '../campaign-record/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
-import { dueEnrollments, hasActiveEnrollments } from '../campaigns/enrollments.service.ts';
 import { inWindow } from '../campaigns/schedule.ts';
 import { announcePendingPauses, inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { getSequenceForSending } from '../sequences/sequences.service.ts';
+import { dueEnrollments, hasActiveEnrollments } from './enrollment-state.ts';
+import type { CampaignPass, StepOutcome } from './pass.ts';
+import { sendSteps } from './pipeline.ts';
 import { recoverDeadHolds } from './send-recovery.ts';
-import { sendSteps, type CampaignPass, type StepOutcome } from './send-steps.ts';
 
 /** Due steps read at a time per campaign, and sent together (see sendSteps). */
 const batchSize = 500;

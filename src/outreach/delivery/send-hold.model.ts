@@ -1,6 +1,6 @@
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 
-/** Who counted a hold's outcomes, as which of its batches, and at what time (settle-effects.ts). */
+/** Who counted a hold's outcomes, as which of its batches, and at what time (settle-counts.ts). */
 const effectsSchema = new Schema(
   {
     writer: { type: String, required: true },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { now } from '../../clock.ts';
 import type { AppliedMark } from '../../db/counter.ts';
 import { countForCampaign } from '../campaigns/campaign-progress.ts';
-import { eventScopes, recordOutreachEvents, type OutreachEvent } from '../stats/outreach-stats.service.ts';
+import { eventScopes, recordOutreachEvents, type OutreachEvent } from '../counters/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import type { MessageDoc } from './message.model.ts';
 import { markHoldCounted } from './send-holds.ts';

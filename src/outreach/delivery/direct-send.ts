@@ -5,12 +5,14 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { emailStatusOfAddress, leadsForOutreach, markContacted } from '../../leads/index.ts';
 import { inboxForSending } from '../inboxes/inbox-sending.service.ts';
 import { plainText, sanitizeBody } from '../../../schema/outreach/sequence-html.ts';
-import { isSuppressed } from '../suppressions/suppressions.service.ts';
-import { deliver } from './deliver.ts';
+import { isSuppressed, suppressedAmong } from '../suppressions/suppressions.service.ts';
+import type { DeliveryRequest } from './claim.ts';
 import type { MessageDoc } from './message.model.ts';
 import { claimMessage, findMessage, markFailed, newMessageId } from './messages.service.ts';
+import { answer, type Delivery } from './send.ts';
 import { SendHold } from './send-holds.ts';
-import { takeInboxSlot } from './send-slots.ts';
+import { settleAnswers } from './settle.ts';
+import { takeInboxSlot } from '../counters/send-slots.ts';
 
 type Input = z.infer<typeof sendMessageInput>;
 type MessageOut = z.infer<typeof outreachMessage>;
@@ -46,6 +48,16 @@ async function recipient(workspaceId: string, input: Input): Promise<{ to: strin
   if (lead.unsubscribed) throw new AppError('suppressed', 'The lead unsubscribed: nothing is sent to it', { field: 'lead_id' });
   if (lead.emailStatus === 'invalid') throw invalidEmail('lead_id');
   return { to: lead.email, leadId: lead.id };
+}
+
+/** One message under `hold`: the list read for it, sent, its outcome written and counted. */
+async function deliver(request: DeliveryRequest, hold: SendHold): Promise<Delivery> {
+  const listed = await suppressedAmong(request.record.workspaceId, [request.record.to]);
+  const { answer: answered, written } = await answer(request, listed);
+  await written;
+  if (answered.giveBack) hold.unuse(request.counts);
+  const [delivery] = await settleAnswers(hold, [answered]);
+  return delivery!;
 }
 
 /**

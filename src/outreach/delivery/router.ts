@@ -1,6 +1,6 @@
 import { router } from '../../trpc/init.ts';
 import { sendMessageProcedure } from './send-message.ts';
 
-export const sendingRouter = router({
+export const deliveryRouter = router({
   send: sendMessageProcedure,
 });

@@ -1,16 +1,15 @@
+/**
+ * The send stage: a claimed message over SMTP, judged (sent, to retry, refused for good, a hard bounce) and its
+ * outcome written to its record as soon as the server answered.
+ */
 import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
-import { applyBounceGuard, type inboxesForSending } from '../inboxes/inbox-sending.service.ts';
-import type { OutreachEvent } from '../stats/outreach-stats.service.ts';
-import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
+import type { OutreachEvent } from '../counters/outreach-stats.service.ts';
+import type { ListedAddresses } from '../suppressions/suppressions.service.ts';
+import type { DeliveryRequest } from './claim.ts';
 import { compose } from './compose.ts';
 import { classifySmtpError, transportFor, type SmtpFailure } from './mailer.ts';
-import type { MessageDoc } from './message.model.ts';
 import { recordOutcome, type MessageOutcome } from './messages.service.ts';
-import type { SendHold } from './send-holds.ts';
-import { countOutcomes } from './settle-effects.ts';
-
-type SendingInbox = Awaited<ReturnType<typeof inboxesForSending>>[number];
 
 export type Delivery =
   | { outcome: 'sent'; sentAt: Date }
@@ -21,17 +20,6 @@ export type Delivery =
 
 /** Attempts at a message before a temporary failure becomes its end, and the waits between them. */
 const retryDelaysMs = [5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
-
-export interface DeliveryRequest {
-  /** The claimed message record. */
-  record: MessageDoc;
-  inbox: SendingInbox;
-  rendered: { subject: string; html: string; text: string };
-  replyTo: string | null;
-  trackOpens: boolean;
-  /** The cap counts the send holds a slot of (under its hold): given back when the send did not happen. */
-  counts: string[];
-}
 
 /** What the SMTP call came to, before anything is written. */
 type Attempt =
@@ -142,35 +130,4 @@ function judge({ record, inbox }: DeliveryRequest, attempt: Attempt): Omit<Answe
     counted: ['sent', 'bounced'],
     giveBack: false,
   };
-}
-
-/**
- * Counts what came of a hold's answered sends, once (countOutcomes: the
- * statistics, the campaign's sent, a hard bounce's suppression), then has
- * the bounce guard look at each inbox a recipient refused. Answers each
- * send's delivery, in order.
- */
-export async function settleAnswers(hold: SendHold, answers: Answer[]): Promise<Delivery[]> {
-  await countOutcomes(
-    hold.id,
-    answers.map(({ request, outcome, counted }) => ({ ...request.record, status: outcome.status, counted })),
-  );
-  const bounced = answers.filter(({ delivery }) => delivery.outcome === 'bounced');
-  const paused = new Set<string>();
-  for (const { request } of new Map(bounced.map((one) => [one.request.inbox.id, one])).values()) {
-    if (await applyBounceGuard(request.record.workspaceId, request.inbox.id)) paused.add(request.inbox.id);
-  }
-  return answers.map(({ request, delivery }) =>
-    delivery.outcome === 'bounced' ? { ...delivery, inboxPaused: paused.has(request.inbox.id) } : delivery,
-  );
-}
-
-/** One message under `hold`: the list read for it, sent, its outcome written and counted. */
-export async function deliver(request: DeliveryRequest, hold: SendHold): Promise<Delivery> {
-  const listed = await suppressedAmong(request.record.workspaceId, [request.record.to]);
-  const { answer: answered, written } = await answer(request, listed);
-  await written;
-  if (answered.giveBack) hold.unuse(request.counts);
-  const [delivery] = await settleAnswers(hold, [answered]);
-  return delivery!;
 }

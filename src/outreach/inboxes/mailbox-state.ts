@@ -1,4 +1,4 @@
-import { MailboxCursor, type MailboxCursorDoc } from './reply.model.ts';
+import { MailboxCursor, type MailboxCursorDoc } from './mailbox-cursor.model.ts';
 
 /** Where reading an inbox stands, for its listing: the last check and its error. */
 export async function mailboxState(inboxId: string): Promise<{ checkedAt: Date | null; error: string | null }> {

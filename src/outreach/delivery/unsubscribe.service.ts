@@ -1,7 +1,7 @@
 import { markUnsubscribed } from '../../leads/index.ts';
-import { stopLeadEnrollments } from '../campaigns/enrollments.service.ts';
+import { stopLeadEnrollments } from './enrollment-state.ts';
 import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
-import { eventScopes, recordOutreachEvent } from '../stats/outreach-stats.service.ts';
+import { eventScopes, recordOutreachEvent } from '../counters/outreach-stats.service.ts';
 import { findMessage, recordFirstOpen } from './messages.service.ts';
 
 /**

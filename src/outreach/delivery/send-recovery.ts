@@ -2,8 +2,8 @@ import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 import { forgetHold, holdsOpenedBefore } from './send-holds.ts';
-import { countsUnderHold, settleHoldOnCount } from './send-slots.ts';
-import { countOutcomes, writeCounts } from './settle-effects.ts';
+import { countsUnderHold, settleHoldOnCount } from '../counters/send-slots.ts';
+import { countOutcomes, writeCounts } from './settle-counts.ts';
 import type { SendHoldDoc } from './send-hold.model.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { defineRetentionRule } from '../../db/retention.ts';
-import { hourIndex } from '../stats/outreach-stats.service.ts';
+import { hourIndex } from './outreach-stats.service.ts';
 import { SendCount, type SendCountDoc } from './send-count.model.ts';
 
 /**
@@ -21,7 +21,7 @@ import { SendCount, type SendCountDoc } from './send-count.model.ts';
  *
  * Counts are kept 27 hours (longer than any period that reads them), then pruned.
  *
- * Slots are taken under a send hold (send-holds.ts): the same increment
+ * Slots are taken under a send hold (delivery/send-holds.ts): the same increment
  * adds them to the count's `holds.<hold id>`, so a count always says how
  * many of its slots an open hold has, whatever instant its worker dies at.
  */

@@ -2,54 +2,16 @@ import { nowMs } from '../../clock.ts';
 import { log } from '../../logger.ts';
 import { leadsForOutreach, markContacted, type OutreachLead } from '../../leads/index.ts';
 import { countForCampaign } from '../campaigns/campaign-progress.ts';
-import type { CampaignDoc } from '../campaigns/campaign.model.ts';
 import type { EnrollmentDoc } from '../campaigns/enrollment.model.ts';
-import { advanceEnrollment, deferEnrollment, skipStep, stopEnrollment } from '../campaigns/enrollments.service.ts';
-import type { inboxesForSending } from '../inboxes/inbox-sending.service.ts';
 import { renderStep, variantFor } from '../sequences/render-step.ts';
-import type { getSequenceForSending } from '../sequences/sequences.service.ts';
 import { suppressedAmong, type ListedAddresses } from '../suppressions/suppressions.service.ts';
+import { advanceEnrollment, deferEnrollment, nextStepAfter, skipStep, stopEnrollment } from './enrollment-state.ts';
 import type { MessageDoc } from './message.model.ts';
 import { findMessages, markInterrupted, stepRecordId } from './messages.service.ts';
+import type { CampaignPass, PlannedSend, StepOutcome } from './pass.ts';
 
-type Sequence = Awaited<ReturnType<typeof getSequenceForSending>>;
-type SendingInbox = Awaited<ReturnType<typeof inboxesForSending>>[number];
-
-/** What one campaign's pass of the engine shares: its sequence, its usable inboxes, and where the rotation is. */
-export interface CampaignPass {
-  campaign: CampaignDoc;
-  sequence: Sequence;
-  inboxes: SendingInbox[];
-  rotation: { next: number };
-}
-
-export type StepOutcome =
-  'sent' | 'skipped' | 'stopped' | 'deferred' | 'failed' | 'claimed_elsewhere' | 'interrupted' | 'campaign_full' | 'inboxes_full';
-
-/** A due step to send: the lead, what it gets, and the record of an earlier attempt that was deferred. */
-export interface PlannedSend {
-  index: number;
-  enrollment: EnrollmentDoc;
-  lead: OutreachLead & { email: string };
-  step: number;
-  variant: number;
-  rendered: { subject: string; html: string; text: string };
-  threadUnder: string | null;
-  deferred: MessageDoc | null;
-}
-
-/** Where a planned send goes: the lead's address, or for a retry the address of its first attempt. */
-export const addressOf = (send: PlannedSend): string => send.deferred?.to ?? send.lead.email;
-
-const dayMs = 24 * 3_600_000;
 /** Longer than any send takes (the SMTP socket times out after a minute): a claim this old has no worker left. */
 const interruptedAfterMs = 10 * 60_000;
-
-/** The step after `step`, due `wait_days` after `fromMs`; null after the last. */
-export function nextStepAfter(sequence: Sequence, step: number, fromMs: number) {
-  const next = sequence.steps[step + 1];
-  return next ? { step: step + 1, dueAt: new Date(fromMs + next.wait_days * dayMs) } : null;
-}
 
 /**
  * Reads what a chunk of due steps needs in three reads for all of them (the

@@ -3,7 +3,7 @@ import { now } from '../../clock.ts';
 import type { AppliedMark } from '../../db/counter.ts';
 import { insertLean } from '../../db/lean-insert.ts';
 import { SendHoldRecord, type SendHoldDoc } from './send-hold.model.ts';
-import { closeHoldOnCounts, releaseSlots, type TakenSlots } from './send-slots.ts';
+import { closeHoldOnCounts, releaseSlots, type TakenSlots } from '../counters/send-slots.ts';
 
 /**
  * A send hold: the cap slots a chunk of sends (or one direct send) takes,

@@ -21,6 +21,7 @@ it('runs the openapi-fetch script against the server, each response held to the 
       response.status,
       type.includes('json') && text ? JSON.parse(text) : text,
       type,
+      response.headers,
     );
     if (violation) throw new Error(`OpenAPI contract: ${violation}`);
     return response;
@@ -34,6 +35,9 @@ it('runs the openapi-fetch script against the server, each response held to the 
   });
   expect(result).toMatchObject({
     created: 1,
+    replayed: 'true',
+    requestId: expect.any(String),
+    rateLimit: { limit: expect.any(Number), remaining: expect.any(Number) },
     emails: ['ada@acme.test'],
     total: 1,
     runId: expect.any(String),

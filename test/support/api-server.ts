@@ -86,7 +86,7 @@ export function useApiServer(
       const type = response.headers.get('content-type') ?? '';
       const parsed = type.includes('json') && text ? JSON.parse(text) : text;
       contract ??= fetchContract(server.baseUrl);
-      const violation = (await contract).check(method, path, response.status, parsed, type);
+      const violation = (await contract).check(method, path, response.status, parsed, type, response.headers);
       if (violation) throw new Error(`OpenAPI contract: ${violation}`);
       return { status: response.status, body: parsed, headers: response.headers };
     };

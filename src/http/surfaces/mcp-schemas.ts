@@ -22,6 +22,8 @@ const schemaValues = new Set(['items', 'additionalProperties', 'propertyNames', 
  * - a schema that accepts any value says so with types;
  * - a `pattern` beside a `format` that says the same (uuid, date-time,
  *   email: zod writes both) and the safe-integer bounds of `z.int()` left out;
+ * - an enum's REST-only values (`x-rest-only-values`) left out: a tool
+ *   call cannot be answered with them;
  * - `examples` left out (the OpenAPI document has them), and so is
  *   `additionalProperties: false`: the server refuses an unknown key itself
  *   where the contract refuses one.
@@ -31,8 +33,13 @@ export function listedSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(listedSchema);
   if (!node || typeof node !== 'object') return node;
   const schema: Schema = {};
+  const restOnly = (node as Schema)['x-rest-only-values'];
   for (const [key, value] of Object.entries(node as Schema)) {
-    if (key === 'examples' || (key === 'additionalProperties' && value === false)) continue;
+    if (key === 'examples' || key === 'x-rest-only-values' || (key === 'additionalProperties' && value === false)) continue;
+    if (key === 'enum' && Array.isArray(restOnly) && Array.isArray(value)) {
+      schema.enum = value.filter((item) => !restOnly.includes(item));
+      continue;
+    }
     if (key === 'pattern' && 'format' in (node as Schema)) continue;
     if ((key === 'minimum' && value === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && value === Number.MAX_SAFE_INTEGER)) continue;
     if (schemaMaps.has(key) && value && typeof value === 'object') {

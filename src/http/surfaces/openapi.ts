@@ -91,7 +91,33 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
   document.webhooks = webhooksSection(document);
   typeEnumKeyedRecords(document);
   dropSafeIntegerBounds(document);
+  dropUnreferencedSchemas(document);
   return document;
+}
+
+/**
+ * A zod id names its schema as a component wherever trpc-to-openapi meets it;
+ * where the operation's response was then written from `restResponses`
+ * (inlined), nothing refers to that component any more: it is dropped.
+ */
+function dropUnreferencedSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const referenced = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const { $ref } = node as { $ref?: unknown };
+    if (typeof $ref === 'string' && $ref.startsWith('#/components/schemas/')) {
+      const name = $ref.slice('#/components/schemas/'.length);
+      if (!referenced.has(name)) {
+        referenced.add(name);
+        visit(schemas[name]);
+      }
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit({ paths: document.paths, webhooks: document.webhooks, components: { ...document.components, schemas: {} } });
+  for (const name of Object.keys(schemas)) if (!referenced.has(name)) delete schemas[name];
 }
 
 /** A POST endpoint's body is its parameters, flat (paramsFromRest), each endpoint's own: any object, its example the input example's `params`. */

@@ -81,7 +81,7 @@ export function createApp(config: Config) {
     // oidc-provider on the Node response), errors included.
     const setHeader = (name: string, value: string) => outgoing.setHeader(name, value);
     setHeader(requestIdHeader, requestId);
-    // Everything the request awaits runs in its scope, so its log lines carry the id.
+    // Everything the request awaits runs in its scope: its log lines carry the id, and the URLs it names its origin.
     await withRequestOrigin(requestOrigin(c), () =>
       runWithRequestId(requestId, async () => {
         observeRequest(incoming, outgoing);

@@ -61,6 +61,11 @@ describe('GraphQL types', () => {
     const { apiKey } = await createTestWorkspace();
     const started = await graphql(apiKey, 'mutation { agentsStart(goal: "Florists in Ghent") { status } }');
     expect(started.data.agentsStart.status).toBe('queued');
+    // A value an enum does not offer is refused as bad input, naming the argument (and the input field within it).
+    const refused = await graphql(apiKey, '{ outreachSuppressionsList(format: csv) { total } }');
+    expect(refused.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'format' });
+    const nested = await graphql(apiKey, 'mutation { leadsImport(leads: [{ email: "n@x.test", status: lost }]) { created } }');
+    expect(nested.errors[0].extensions).toMatchObject({ code: 'validation_failed', field: 'leads.status' });
   });
 
   it('declares one named type per shape, each named by the contract, not by where it was met', async () => {

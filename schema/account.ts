@@ -3,7 +3,9 @@ import { dateTime, uuid } from './common.ts';
 
 export const permissions = ['read', 'write', 'scraper', 'agents', 'endpoints:invoke', 'leads:validate', 'outreach:send', '*'] as const;
 
-export const permission = z.enum(permissions).describe('A permission an API key can carry; `*` grants everything.');
+export const permission = z
+  .enum(permissions)
+  .meta({ id: 'Permission', description: 'A permission an API key can carry; `*` grants everything.' });
 export type Permission = z.infer<typeof permission>;
 
 export const currentUserOutput = z
@@ -20,7 +22,7 @@ export const currentUserOutput = z
           status: z.enum(['active', 'revoked']).describe('Key status.'),
           rateLimit: z.int().describe('Requests per minute allowed for this key.'),
         })
-        .describe('The key used for this request.'),
+        .meta({ id: 'CurrentKey', description: 'The key used for this request.' }),
       createdAt: dateTime.describe('When the user was created.'),
     }),
   })

@@ -134,11 +134,15 @@ export const startAgentRunInput = z
     examples: [{ goal: 'CTOs of fintech companies in Berlin', behavior: 'lead_generation', options: { max_leads: 20, max_pages: 30 } }],
   });
 
-export const startAgentRunOutput = z.object({
-  run_id: uuid,
-  conversation_id: uuid,
-  status: z.string().describe('`queued` for a new run; `resumed` when a reply continued a paused run.'),
-});
+export const startAgentRunOutput = z
+  .object({
+    run_id: uuid,
+    conversation_id: uuid,
+    status: z
+      .enum(['queued', 'resumed'])
+      .meta({ id: 'AgentRunStartStatus', description: '`queued` for a new run; `resumed` when a reply continued a paused run.' }),
+  })
+  .meta({ id: 'AgentRunStarted', description: 'The run a start or a reply set going.' });
 
 export const listAgentRunsInput = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many runs, newest first (at most 100; default 20).'),

@@ -8,6 +8,11 @@ export const exampleId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 export const dateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 date-time.');
 export const nullableDateTime = dateTime.nullable();
 
+/** What deleting one item answers, whatever the item. */
+export const deletion = z
+  .object({ ok: z.boolean().describe('True when the item was deleted.'), id: uuid.describe("The deleted item's id.") })
+  .meta({ id: 'Deletion' });
+
 /** `brand=<brand_id>` narrows to one brand; `brand=all` (or no value) widens to the workspace. */
 export const brandFilter = z
   .union([z.literal('all'), z.uuid()])

@@ -1,8 +1,11 @@
+import { z } from 'zod';
+
 /** Email validation's vocabulary, shared by the lead and validation contracts. */
 
 /** The verdicts of email validation, as stored on a lead's `email_status`. */
 export const emailStatuses = ['valid', 'invalid', 'accept_all', 'disposable', 'unknown'] as const;
 export type EmailStatus = (typeof emailStatuses)[number];
+export const emailStatus = z.enum(emailStatuses).meta({ id: 'EmailStatus', description: 'A verdict of email validation.' });
 /** Verdicts that spend a validation credit; `unknown` is free. */
 export const billableStatuses: readonly EmailStatus[] = ['valid', 'invalid', 'accept_all', 'disposable'];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exampleId, dateTime, uuid } from './common.ts';
+import { exampleId, dateTime, deletion, uuid } from './common.ts';
 import { jsonSchemaObject } from './scrapers.ts';
 
 export const slug = z
@@ -85,7 +85,7 @@ export const updateEndpointInput = z
 export const endpointIdInput = z.object({ id: uuid });
 export const endpointOutput = z.object({ endpoint: publishedEndpoint });
 export const listEndpointsOutput = z.array(publishedEndpoint).describe('Published endpoints, newest first.');
-export const deleteEndpointOutput = z.object({ ok: z.boolean(), id: uuid });
+export const deleteEndpointOutput = deletion;
 
 export const invokeInput = z
   .object({
@@ -97,12 +97,14 @@ export const invokeInput = z
   })
   .meta({ examples: [{ slug: 'shop-search', params: { q: 'running shoes' } }] });
 
-export const invokeOutput = z.object({
-  status: z.enum(['completed', 'queued', 'running']).describe('`completed` with `data`, or the run to poll.'),
-  runId: uuid.nullable().describe('The scrape run behind the answer (null for a cache hit).'),
-  data: z.unknown().describe('The extracted data, once completed.'),
-  cache: z.enum(['HIT', 'MISS']).describe('Whether the data came from the cache.'),
-  ageSeconds: z.int().describe('Age of the data in seconds.'),
-});
+export const invokeOutput = z
+  .object({
+    status: z.enum(['completed', 'queued', 'running']).describe('`completed` with `data`, or the run to poll.'),
+    runId: uuid.nullable().describe('The scrape run behind the answer (null for a cache hit).'),
+    data: z.unknown().describe('The extracted data, once completed.'),
+    cache: z.enum(['HIT', 'MISS']).describe('Whether the data came from the cache.'),
+    ageSeconds: z.int().describe('Age of the data in seconds.'),
+  })
+  .meta({ id: 'EndpointCall', description: "A published endpoint's answer: its data, or the run to poll." });
 
 export const endpointResultInput = z.object({ slug, runId: uuid });

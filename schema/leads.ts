@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exampleId, brandFilter, dateTime, nullableDateTime, okFlag, uuid } from './common.ts';
-import { emailProviderText, emailStatusText } from './email-status.ts';
+import { emailProviderText, emailStatus, emailStatusText } from './email-status.ts';
 
 export const coreFields = ['company', 'full_name', 'title', 'email', 'phone', 'domain', 'linkedin_url', 'location', 'source_url'] as const;
 export type CoreField = (typeof coreFields)[number];
@@ -50,8 +50,7 @@ export const lead = z
     custom: z
       .record(z.string(), z.string().nullable())
       .describe("Custom column values keyed by column key, as text in the form their column's type stores (see CustomField `type`)."),
-    email_status: z
-      .string()
+    email_status: emailStatus
       .nullable()
       .describe(
         `Result of the last email validation (POST /api/leads/validate), one of ${emailStatusText}; null until validated, and again when the email changes.`,
@@ -97,6 +96,7 @@ export const listLeadsInput = z.object({
   q: z.string().max(200).optional().describe('Case-insensitive search across company, full_name, email and domain.'),
   status: z
     .enum([...leadStatuses, 'archived', 'unsubscribed'])
+    .meta({ id: 'LeadStatusFilter' })
     .optional()
     .describe('Status filter; `archived` and `unsubscribed` select by flag. Archived leads are left out otherwise.'),
   agent_run_id: uuid.optional().describe('Only leads produced by this agent run.'),

@@ -48,7 +48,7 @@ const acceptedScrape = z
       creditsRemaining: z.int().describe('Crawl credits left in the workspace.'),
     }),
   })
-  .describe('202: the run is queued; poll it.');
+  .meta({ id: 'ScrapeAccepted', description: '202: the run is queued; poll it.' });
 
 const completedScrape = z
   .object({
@@ -63,7 +63,7 @@ const completedScrape = z
       creditsRemaining: z.int().describe('Crawl credits left in the workspace.'),
     }),
   })
-  .describe('200: the completed result, with `options.wait`.');
+  .meta({ id: 'ScrapeCompleted', description: '200: the completed result, with `options.wait`.' });
 
 export const startScrapeOutput = z.union([acceptedScrape, completedScrape]);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, uuid } from './common.ts';
+import { dateTime, deletion, uuid } from './common.ts';
 
 /** The tools every run has, and the only ones: a skill adds instructions, never access. */
 export const agentTools = ['web_search', 'fetch_page', 'extract_contacts', 'save_leads', 'ask_user', 'finish'] as const;
@@ -17,7 +17,7 @@ export const skill = z
     emoji: z.string().describe('One emoji shown with the title.'),
     system_prompt: z.string().describe('Instructions added to the system prompt of runs that name the skill in `skill_ids`.'),
     tools: z
-      .array(z.enum(agentTools))
+      .array(z.enum(agentTools).meta({ id: 'AgentTool', description: 'A tool an agent run may use.' }))
       .describe(
         'The tools runs with this skill may use: always the safe default set (`web_search`, `fetch_page`, `extract_contacts`, `save_leads`, `ask_user`, `finish`).',
       ),
@@ -46,4 +46,4 @@ export const createSkillInput = z
 export const skillIdInput = z.object({ id: uuid.describe('The skill.') });
 export const skillOutput = z.object({ skill });
 export const skillsOutput = z.object({ skills: z.array(skill).describe('Newest first.') });
-export const deleteSkillOutput = z.object({ ok: z.boolean().describe('True when the skill was deleted.'), id: uuid });
+export const deleteSkillOutput = deletion;

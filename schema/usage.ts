@@ -3,13 +3,12 @@ import { capacityOutput } from './leads.ts';
 
 const credits = z.int().describe('Credits.');
 
-const balance = (kind: string) =>
-  z
-    .object({
-      remaining: credits.describe(`${kind} credits left.`),
-      used30d: credits.describe(`${kind} credits spent over the 30 days listed in \`days\` (overage included).`),
-    })
-    .describe(`${kind} credits.`);
+const balance = z
+  .object({
+    remaining: credits.describe('Credits of the kind left.'),
+    used30d: credits.describe('Credits of the kind spent over the 30 days listed in `days` (overage included).'),
+  })
+  .meta({ id: 'CreditBalance', description: 'One kind of credits: what is left, and what was spent.' });
 
 export const usageDay = z
   .object({
@@ -25,7 +24,8 @@ export const usageOutput = z
     plan: z.string().describe("The workspace's plan: `free`, `starter`, `pro` or `business`."),
     overage: z.boolean().describe('True when work may go on past an empty balance (the excess is billed).'),
     credits: z
-      .object({ crawl: balance('Crawl'), agent: balance('Agent'), validation: balance('Validation') })
+      // One schema for the three, so that clients get one CreditBalance type.
+      .object({ crawl: balance, agent: balance, validation: balance })
       .describe("Each kind's balance and what was spent over the last 30 days."),
     leads: capacityOutput.describe("Stored leads against the plan's cap (as GET /api/leads/capacity)."),
     keys: z

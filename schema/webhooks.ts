@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exampleId, dateTime, nullableDateTime, uuid } from './common.ts';
+import { exampleId, dateTime, deletion, nullableDateTime, uuid } from './common.ts';
 
 /** Every event a webhook can subscribe to; each message is typed under `webhooks` in /openapi.json. */
 export const webhookEventTypes = [
@@ -82,7 +82,7 @@ export const updateWebhookOutput = z.object({ webhook, secret: secret.optional()
 
 export const webhookOutput = z.object({ webhook });
 export const webhooksOutput = z.object({ webhooks: z.array(webhook).describe('Newest first.') });
-export const deleteWebhookOutput = z.object({ ok: z.boolean().describe('True when the endpoint was deleted.'), id: uuid });
+export const deleteWebhookOutput = deletion;
 
 export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
 

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -102,7 +103,7 @@ const envSchema = z.object({
   INVOKE_INLINE_TIMEOUT_MS: z.coerce.number().int().min(100).default(110_000),
 });
 
-export type Config = z.infer<typeof envSchema> & { publicBaseUrl: string };
+export type Config = z.infer<typeof envSchema>;
 
 /** The name of every setting the service reads from the environment. */
 export const settingNames = Object.keys(envSchema.shape);
@@ -118,11 +119,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0]!;
     throw new Error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
   }
-  const config = parsed.data;
-  // Unset, the document names its server relative to itself, so /docs works wherever it is opened, under any path.
-  current = { ...config, publicBaseUrl: config.PUBLIC_BASE_URL ?? '.' };
+  current = parsed.data;
   return current;
 }
 
-/** Links that leave the API (in mail, signed downloads) need an absolute base: PUBLIC_BASE_URL, or this host for local use. */
-export const baseUrl = (config: Config = settings()) => (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+const requestOrigin = new AsyncLocalStorage<string>();
+
+/** Runs `work` knowing the origin the request being served was addressed to (scheme, host and port). */
+export const withRequestOrigin = <T>(origin: string, work: () => T): T => requestOrigin.run(origin, work);
+
+/**
+ * The API's absolute base URL, for everything that names it to a client (the
+ * OpenAPI server, OAuth issuer and resources, mail links, signed downloads):
+ * PUBLIC_BASE_URL; unset (local use), the origin the request being served
+ * was addressed to, so a client on 127.0.0.1 is not sent to localhost; and
+ * outside any request (the worker's mail) this host.
+ */
+export const baseUrl = (config: Config = settings()) =>
+  (config.PUBLIC_BASE_URL ?? requestOrigin.getStore() ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');

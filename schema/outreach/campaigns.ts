@@ -73,6 +73,7 @@ export const updateCampaignInput = z
     id: uuid.describe('The campaign.'),
     status: z
       .enum(['active', 'paused', 'archived'])
+      .meta({ id: 'CampaignStatusChange' })
       .optional()
       .describe('`active` starts or resumes, `paused` stops further sends without losing progress, `archived` ends it for good.'),
     name: campaignFields.name.optional(),

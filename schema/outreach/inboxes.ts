@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exampleId, dateTime, nullableDateTime, uuid } from '../common.ts';
+import { exampleId, dateTime, deletion, nullableDateTime, uuid } from '../common.ts';
 
 const host = z
   .string()
@@ -164,7 +164,4 @@ export const listInboxesInput = z.object({
     .describe("A brand id, or `all` for the whole workspace (default: the credential's brand)."),
 });
 export const listInboxesOutput = z.object({ inboxes: z.array(inbox).describe('Oldest first.') });
-export const deleteInboxOutput = z.object({
-  ok: z.boolean().describe('True when the inbox was deleted.'),
-  id: uuid.describe('The deleted inbox.'),
-});
+export const deleteInboxOutput = deletion;

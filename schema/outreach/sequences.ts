@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { mergeVariableProblems } from './merge-variables.ts';
 import { plainText, sanitizeBody } from './sequence-html.ts';
-import { exampleId, brandFilter, dateTime, okFlag, uuid } from '../common.ts';
+import { exampleId, brandFilter, dateTime, deletion, uuid } from '../common.ts';
 
 export const threadModes = ['new', 'reply'] as const;
 
@@ -181,4 +181,4 @@ export type SequenceOut = z.infer<typeof sequence>;
 
 export const sequenceOutput = z.object({ sequence });
 export const listSequencesOutput = z.object({ sequences: z.array(sequence).describe('The sequences, newest first.') });
-export const deleteSequenceOutput = z.object({ ok: okFlag, id: uuid.describe("The deleted sequence's id.") });
+export const deleteSequenceOutput = deletion;

@@ -43,6 +43,8 @@ export const listSuppressionsInput = z.object({
   offset: z.int().min(0).default(0).describe('Rows to skip (JSON only).'),
   format: z
     .enum(['json', 'csv'])
+    // A value only REST serves (as a download): the derived surfaces (GraphQL, MCP) do not offer it.
+    .meta({ id: 'SuppressionListFormat', 'x-rest-only-values': ['csv'] })
     .default('json')
     .describe(
       '`csv` answers the whole list (filtered by `q`, not paged) as a `text/csv` download, newest first, with a header row naming the Suppression fields. A REST download only: GraphQL and tRPC answer JSON pages.',

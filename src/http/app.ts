@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
-import { settings, type Config } from '../config.ts';
+import { settings, withRequestOrigin, type Config } from '../config.ts';
 import { healthReport } from '../db/store-health.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import { queueDepth } from '../jobs/queue.ts';
@@ -37,6 +37,20 @@ function clientAddress(c: Context<Env>): string {
   return c.env.incoming.socket.remoteAddress ?? 'unknown';
 }
 
+/** The origin the client addressed: its Host, and behind a trusted proxy the proxy's X-Forwarded-Proto and -Host. */
+function requestOrigin(c: Context<Env>): string {
+  const url = new URL(c.req.url);
+  if (!settings().TRUST_PROXY) return url.origin;
+  const first = (name: string) => c.req.header(name)?.split(',')[0]?.trim();
+  const proto = first('x-forwarded-proto');
+  const host = first('x-forwarded-host');
+  try {
+    return new URL(`${proto && /^https?$/i.test(proto) ? proto : url.protocol.slice(0, -1)}://${host ?? url.host}`).origin;
+  } catch {
+    return url.origin;
+  }
+}
+
 /**
  * The API's one front door (Hono): every request gets its id, its log line and metrics, the CORS decision and the
  * URL cap here, once, and an error no surface answered gets the standard JSON body; then the surfaces: REST under
@@ -53,7 +67,7 @@ export function createApp(config: Config) {
     maxTokens: config.GRAPHQL_MAX_TOKENS,
   });
   const mcp = createMcpEndpoint(appRouter, surfaceOptions);
-  const openApi = createOpenApiRoute(appRouter, config.publicBaseUrl);
+  const openApi = createOpenApiRoute(appRouter);
   const routes = domainRoutes.map((route) => ({ route, handle: route.create(surfaceOptions) }));
   const cors = createCors(config.CORS_ORIGINS);
   if (config.METRICS_ENABLED) trackQueueDepth(queueDepth);
@@ -67,15 +81,17 @@ export function createApp(config: Config) {
     // oidc-provider on the Node response), errors included.
     const setHeader = (name: string, value: string) => outgoing.setHeader(name, value);
     setHeader(requestIdHeader, requestId);
-    // Everything the request awaits runs in its scope, so its log lines carry the id.
-    await runWithRequestId(requestId, async () => {
-      observeRequest(incoming, outgoing);
-      const preflight = cors(c.req.raw, setHeader);
-      if (preflight) c.res = preflight;
-      else if ((incoming.url ?? '').length > maxUrlLength)
-        c.res = jsonAnswer(414, { error: `The request URL is longer than ${maxUrlLength} characters`, code: 'uri_too_long' });
-      else await next();
-    });
+    // Everything the request awaits runs in its scope: its log lines carry the id, and the URLs it names its origin.
+    await withRequestOrigin(requestOrigin(c), () =>
+      runWithRequestId(requestId, async () => {
+        observeRequest(incoming, outgoing);
+        const preflight = cors(c.req.raw, setHeader);
+        if (preflight) c.res = preflight;
+        else if ((incoming.url ?? '').length > maxUrlLength)
+          c.res = jsonAnswer(414, { error: `The request URL is longer than ${maxUrlLength} characters`, code: 'uri_too_long' });
+        else await next();
+      }),
+    );
   });
 
   app.onError((error, c) => {

@@ -11,7 +11,7 @@ import { IdempotencyRecord, type IdempotencyRecordDoc } from './idempotency-reco
 export const keyLifetimeMs = 24 * 3_600_000;
 /** A first request still "in progress" after this long died with its process: the key is free again. */
 const abandonedAfterMs = 5 * 60_000;
-const maxKeyLength = 255;
+export const maxKeyLength = 255;
 
 export type Outcome = { ok: true; output: unknown } | { ok: false; error: unknown };
 

@@ -1,3 +1,4 @@
+import type { EmailStatus } from '../../schema/email-status.ts';
 import type { Lead } from '../../schema/leads.ts';
 import { coreFields, type CoreField } from '../../schema/leads.ts';
 import type { LeadDoc } from './lead.models.ts';
@@ -12,7 +13,8 @@ export function toLead(doc: LeadDoc): Lead {
     score: doc.score ?? null,
     status: doc.status,
     custom: doc.custom ?? {},
-    email_status: doc.email_status ?? null,
+    // Only validation writes it, with one of the validation statuses.
+    email_status: (doc.email_status ?? null) as EmailStatus | null,
     email_provider: doc.email_provider ?? null,
     email_is_role: doc.email_is_role ?? null,
     email_is_free: doc.email_is_free ?? null,

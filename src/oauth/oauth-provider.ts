@@ -93,23 +93,32 @@ function configuration(): Configuration {
   };
 }
 
-let current: { issuer: string; provider: Provider; handler: ReturnType<Provider['callback']> } | undefined;
+type Served = { provider: Provider; handler: ReturnType<Provider['callback']> };
+/** One authorization server per issuer; without PUBLIC_BASE_URL the issuer follows the request's origin, so a few are kept. */
+const byIssuer = new Map<string, Served>();
+const maxIssuers = 8;
 
-/** The authorization server, its issuer the API's public base URL (PUBLIC_BASE_URL). */
-export function oauthProvider(): Provider {
+function served(): Served {
   const issuer = baseUrl();
-  if (current?.issuer === issuer) return current.provider;
+  const known = byIssuer.get(issuer);
+  if (known) return known;
   const provider = new Provider(issuer, configuration());
   // Behind a TLS-terminating proxy the issuer is https while the connection here is not: the proxy says so.
   provider.proxy = settings().TRUST_PROXY;
   provider.on('server_error', (_ctx: unknown, error: Error) => logFault(error));
   provider.on('grant.revoked', (_ctx: unknown, grantId: string) => log.info('oauth grant revoked', { grantId }));
-  current = { issuer, provider, handler: provider.callback() };
-  return provider;
+  const entry = { provider, handler: provider.callback() };
+  if (byIssuer.size >= maxIssuers) byIssuer.delete(byIssuer.keys().next().value!);
+  byIssuer.set(issuer, entry);
+  return entry;
+}
+
+/** The authorization server, its issuer the API's public base URL (PUBLIC_BASE_URL, or the origin the request was addressed to). */
+export function oauthProvider(): Provider {
+  return served().provider;
 }
 
 /** The provider's own request handler (token, registration, revocation, discovery, …). */
 export function oauthHandler(): ReturnType<Provider['callback']> {
-  oauthProvider();
-  return current!.handler;
+  return served().handler;
 }

@@ -62,6 +62,19 @@ describe('the OpenAPI contract check', () => {
     }
   });
 
+  it('holds the declared response headers: the request id always there, the rate-limit state an integer', async () => {
+    const contract = contractFor(JSON.stringify(document));
+    const answered = await server.request('GET', '/api/leads/capacity', { key: (await createTestWorkspace()).apiKey });
+    const check = (headers: Headers) => contract.check('GET', '/api/leads/capacity', 200, answered.body, json, headers);
+    expect(check(answered.headers)).toBeNull();
+    const withoutId = new Headers(answered.headers);
+    withoutId.delete('x-request-id');
+    expect(check(withoutId)).toContain('requires the header X-Request-Id, which is missing');
+    const wrongCount = new Headers(answered.headers);
+    wrongCount.set('RateLimit-Remaining', 'many');
+    expect(check(wrongCount)).toContain('the header RateLimit-Remaining: "many" does not match its schema');
+  });
+
   it('fails the request whose response the document does not describe, naming it', async () => {
     const served = await fetchContract(server.baseUrl); // the same instance the hook checks with
     const tampered = structuredClone(document);

@@ -21,15 +21,20 @@ import addFormats from 'ajv-formats';
 interface MediaType {
   schema?: unknown;
 }
+interface HeaderObject {
+  required?: boolean;
+  schema?: unknown;
+}
 interface ResponseObject {
   content?: Record<string, MediaType>;
+  headers?: Record<string, HeaderObject | { $ref: string }>;
 }
 interface Operation {
   responses?: Record<string, ResponseObject>;
 }
 export interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, unknown> };
+  components?: { schemas?: Record<string, unknown>; headers?: Record<string, HeaderObject> };
 }
 
 interface Template {
@@ -40,7 +45,8 @@ interface Template {
 }
 
 export interface Contract {
-  check(method: string, url: string, status: number, body: unknown, contentType: string): string | null;
+  /** With `headers`, the response headers the document declares are checked too: each required one present, each present one matching its schema. */
+  check(method: string, url: string, status: number, body: unknown, contentType: string, headers?: Headers): string | null;
 }
 
 const componentRef = '#/components/schemas/';
@@ -97,8 +103,27 @@ function createContract(document: OpenApiDocument): Contract {
       )
       .join('; ');
 
+  const headerObject = (header: HeaderObject | { $ref: string }): HeaderObject =>
+    '$ref' in header ? (document.components?.headers?.[header.$ref.split('/').pop()!] ?? {}) : header;
+  /** What is wrong with the declared headers of an answer; integers arrive as text, so they are compared as numbers. */
+  const headerMismatch = (where: string, declared: ResponseObject['headers'], headers: Headers): string | null => {
+    for (const [name, declaration] of Object.entries(declared ?? {})) {
+      const { required, schema } = headerObject(declaration);
+      const raw = headers.get(name);
+      if (raw === null) {
+        if (required) return `${where} requires the header ${name}, which is missing`;
+        continue;
+      }
+      const type = (schema as { type?: string } | undefined)?.type;
+      const value = type === 'integer' || type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
+      const validate = validatorFor(`header ${JSON.stringify(schema)}`, schema ?? {});
+      if (!validate(value)) return `${where}: the header ${name}: ${JSON.stringify(raw)} does not match its schema: ${mismatch(validate)}`;
+    }
+    return null;
+  };
+
   return {
-    check(method, url, status, body, contentType) {
+    check(method, url, status, body, contentType, headers) {
       const pathname = new URL(url, 'http://contract.test').pathname.replace(/\/+$/, '') || '/';
       const lower = method.toLowerCase();
       const matching = templates.filter((t) => t.pattern.test(pathname));
@@ -119,6 +144,8 @@ function createContract(document: OpenApiDocument): Contract {
       const response = responses[String(status)];
       if (!response)
         return `${request} → ${status}, which ${where} does not document (it documents ${Object.keys(responses).join(', ')}); body: ${excerpt(body)}`;
+      const wrongHeader = headers && headerMismatch(`${request} → ${status}: ${where}.responses["${status}"]`, response.headers, headers);
+      if (wrongHeader) return wrongHeader;
       const media = response.content?.['application/json'];
       // A download documented in its own media type (text/csv): its body is text, not held to a JSON schema.
       const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();

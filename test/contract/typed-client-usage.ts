@@ -15,6 +15,19 @@ type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 type Accepted = paths['/api/scrape/{scraperId}']['post']['responses'][202]['content']['application/json'];
 type DataPending = paths['/api/{scraperId}/data/{runId}']['get']['responses'][202]['content']['application/json'];
 
+/** The names a header map declares (not its `[name: string]: unknown` catch-all): an undeclared name is a type error. */
+type Declared<Headers> = keyof { [Name in keyof Headers as string extends Name ? never : Name]: true };
+/** A declared header's type, as the document types it. */
+type Header<Headers, Name extends Declared<Headers>> = Exclude<Headers[Name & keyof Headers], undefined>;
+type ListHeaders = paths['/api/leads']['get']['responses'][200]['headers'];
+type ImportHeaders = paths['/api/leads']['post']['responses'][201]['headers'];
+
+/** A response header read as its declared type: integers as numbers, enums as their values. */
+function readHeader<T>(response: Response, name: string, parse: (raw: string) => T): T | undefined {
+  const raw = response.headers.get(name);
+  return raw === null ? undefined : parse(raw);
+}
+
 interface Options {
   baseUrl: string;
   apiKey: string;
@@ -28,9 +41,18 @@ export async function useTypedClient({ baseUrl, apiKey, scraperId, startUrl, fet
   const api = createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` }, ...(fetch && { fetch }) });
 
   // Import leads: 201 { created, duplicates, leads }; a full workspace is 403 lead_limit with used and limit.
-  const imported = await api.POST('/api/leads', {
-    body: { name: 'Berlin fintech', leads: [{ company: 'Acme', full_name: 'Ada Byron', email: 'ada@acme.test', custom: { tier: 'A' } }] },
-  });
+  // With an Idempotency-Key, the same import sent again is answered from the first, marked Idempotent-Replayed.
+  const importLeads = () =>
+    api.POST('/api/leads', {
+      params: { header: { 'Idempotency-Key': 'import-berlin-fintech' } },
+      body: { name: 'Berlin fintech', leads: [{ company: 'Acme', full_name: 'Ada Byron', email: 'ada@acme.test', custom: { tier: 'A' } }] },
+    });
+  const imported = await importLeads();
+  const retried = await importLeads();
+  const replayed: Header<ImportHeaders, 'Idempotent-Replayed'> | undefined = readHeader(retried.response, 'Idempotent-Replayed', (raw) =>
+    raw === 'true' ? raw : undefined,
+  );
+  const requestId: Header<ImportHeaders, 'X-Request-Id'> | undefined = readHeader(imported.response, 'X-Request-Id', String);
   let created: number | undefined;
   let cap: { used?: number; limit?: number } | undefined;
   if (imported.data) created = imported.data.created + imported.data.duplicates * 0;
@@ -38,6 +60,11 @@ export async function useTypedClient({ baseUrl, apiKey, scraperId, startUrl, fet
 
   // List and search leads.
   const listed = await api.GET('/api/leads', { params: { query: { q: 'acme', status: 'new', limit: 10 } } });
+  // The rate limit's state on every admitted call: integers.
+  const rateLimit: { limit?: Header<ListHeaders, 'RateLimit-Limit'>; remaining?: Header<ListHeaders, 'RateLimit-Remaining'> } = {
+    limit: readHeader(listed.response, 'RateLimit-Limit', Number),
+    remaining: readHeader(listed.response, 'RateLimit-Remaining', Number),
+  };
   const emails: Array<string | null> = listed.data?.leads.map(({ email }: { email: string | null }) => email) ?? [];
   const total: number | undefined = listed.data?.total;
   const listError: ErrorCode | undefined = listed.error?.code;
@@ -78,5 +105,20 @@ export async function useTypedClient({ baseUrl, apiKey, scraperId, startUrl, fet
       ? { success: missing.error.success, errorType: missing.error.errorType, code: missing.error.code }
       : undefined;
 
-  return { created, cap, emails, total, listError, runId, startError, status, extracted, pending, missingError };
+  return {
+    created,
+    cap,
+    replayed,
+    requestId,
+    rateLimit,
+    emails,
+    total,
+    listError,
+    runId,
+    startError,
+    status,
+    extracted,
+    pending,
+    missingError,
+  };
 }

@@ -1,3 +1,4 @@
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { startWorker } from '../../src/worker/worker.ts';
@@ -86,7 +87,7 @@ export function useApiServer(
       const type = response.headers.get('content-type') ?? '';
       const parsed = type.includes('json') && text ? JSON.parse(text) : text;
       contract ??= fetchContract(server.baseUrl);
-      const violation = (await contract).check(method, path, response.status, parsed, type);
+      const violation = (await contract).check(method, path, response.status, parsed, type, response.headers);
       if (violation) throw new Error(`OpenAPI contract: ${violation}`);
       return { status: response.status, body: parsed, headers: response.headers };
     };
@@ -128,4 +129,23 @@ export async function createTestWorkspace(plan: Plan = 'free'): Promise<TestWork
     keyWith: async (...scopes) =>
       (await createApiKey({ workspaceId: created.workspaceId, userId: created.userId, name: `key ${scopes.join(',')}`, scopes })).apiKey,
   };
+}
+
+/** GET `path` from the server at `baseUrl` addressed to `host` (fetch cannot set Host): the status, headers and body text. */
+export function requestWithHost(
+  baseUrl: string,
+  path: string,
+  host: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpGet({ hostname, port, path, headers: { ...headers, host } }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+  });
 }

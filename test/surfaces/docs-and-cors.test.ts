@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
+import { createTestWorkspace, requestWithHost, useApiServer } from '../support/api-server.ts';
 import { useBrowser } from '../support/browser.ts';
 
 const appOrigin = 'http://app.example';
@@ -42,9 +42,11 @@ describe('cross-origin browser clients', () => {
 });
 
 describe('the /docs reference', () => {
-  it('names its server relatively, so it works at whatever address it is opened', async () => {
+  it('names its server absolutely, at the address it was opened at (generated clients take it as their base URL)', async () => {
     const document = (await server.request('GET', '/openapi.json')).body;
-    expect(document.servers).toEqual([{ url: '.' }]);
+    expect(document.servers).toEqual([{ url: server.baseUrl }]);
+    const viaLocalhost = await requestWithHost(server.baseUrl, '/openapi.json', `localhost:${new URL(server.baseUrl).port}`);
+    expect(JSON.parse(viaLocalhost.body).servers).toEqual([{ url: `http://localhost:${new URL(server.baseUrl).port}` }]);
   });
 
   it('runs "Try it out" on GET /api/user with a key, opened from 127.0.0.1', async () => {

@@ -4,6 +4,7 @@ import {
   getNamedType,
   isInputObjectType,
   isObjectType,
+  isUnionType,
   validateSchema,
   type GraphQLType,
 } from 'graphql';
@@ -23,7 +24,7 @@ describe('GraphQL surface', () => {
     const imported = await graphql(
       apiKey,
       `
-        mutation Import($leads: [LeadsImportLeadsItemInput!]!) {
+        mutation Import($leads: [LeadsImportLeadInput!]!) {
           leadsImport(name: "From GraphQL", leads: $leads) {
             created
             duplicates
@@ -122,7 +123,7 @@ describe('GraphQL surface', () => {
     const imported = await graphql(
       apiKey,
       `
-        mutation Import($leads: [LeadsImportLeadsItemInput!]!, $name: String) {
+        mutation Import($leads: [LeadsImportLeadInput!]!, $name: String) {
           leadsImport(name: $name, leads: $leads) {
             created
             leads {
@@ -214,6 +215,7 @@ describe('GraphQL surface', () => {
       if (reached.has(name)) return;
       reached.add(name);
       const type = schema.getType(name);
+      if (isUnionType(type)) type.getTypes().forEach((member) => reach(member.name));
       if (!isObjectType(type) && !isInputObjectType(type)) return;
       for (const field of Object.values(type.getFields())) {
         reach(nameOf(field.type));

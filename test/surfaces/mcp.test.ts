@@ -110,6 +110,60 @@ describe('the MCP server', () => {
     await client.close();
   });
 
+  it('lists every tool for a full-access key in under 100 KB, each input schema compiling, while calls are checked in full', async () => {
+    const { apiKey } = await createTestWorkspace();
+    const listed = await fetch(`${server.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const text = await listed.text();
+    const { tools } = JSON.parse(text).result as { tools: Array<Record<string, any>> };
+    expect(tools.length).toBeGreaterThanOrEqual(75);
+    expect(Buffer.byteLength(text)).toBeLessThan(100_000);
+    const ajv = addFormats.default(new Ajv2020({ strict: true, allErrors: true }));
+    for (const { name, inputSchema, outputSchema } of tools) {
+      expect(() => ajv.compile(inputSchema), name).not.toThrow();
+      expect(() => ajv.compile(outputSchema), name).not.toThrow();
+    }
+    // What the listed schemas leave to the server is still refused: here the id's pattern, which its `format` stands for.
+    const client = await connect(apiKey);
+    expect(JSON.stringify(tools.find((tool) => tool.name === 'leads_get')!.inputSchema)).not.toContain('"pattern"');
+    const malformed = await client.callTool({ name: 'leads_get', arguments: { id: 'not-an-id' } });
+    expect(parsed(malformed)).toMatchObject({ code: 'validation_failed', field: 'id' });
+    await client.close();
+  });
+
+  it('writes the tool list as schema checkers and models read it: types as anyOf, no schema that says nothing, summaries as sentences', async () => {
+    const client = await connect((await createTestWorkspace()).apiKey);
+    const { tools } = await client.listTools();
+    const typeless: string[] = [];
+    const typeArrays: string[] = [];
+    const visit = (node: unknown, where: string, isSchema: boolean): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}/${i}`, isSchema));
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if (isSchema && !['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'const'].some((key) => key in schema)) typeless.push(where);
+      if (isSchema && Array.isArray(schema.type)) typeArrays.push(where);
+      for (const [key, value] of Object.entries(schema)) {
+        if (key === 'properties') for (const [name, sub] of Object.entries(value as object)) visit(sub, `${where}/${name}`, true);
+        else if (['items', 'propertyNames', 'not'].includes(key) || (key === 'additionalProperties' && typeof value === 'object'))
+          visit(value, `${where}/${key}`, true);
+        else if (['anyOf', 'oneOf', 'allOf'].includes(key)) visit(value, `${where}/${key}`, true);
+      }
+    };
+    for (const { name, title, description, inputSchema, outputSchema } of tools) {
+      visit(inputSchema, `${name}/input`, true);
+      visit(outputSchema, `${name}/output`, true);
+      expect(description, name).toMatch(new RegExp(`^${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[.!?] `));
+    }
+    expect(typeless).toEqual([]);
+    expect(typeArrays).toEqual([]);
+    const list = tools.find((tool) => tool.name === 'leads_list')!;
+    expect(list.inputSchema.properties!.status).toMatchObject({ type: 'string', enum: expect.arrayContaining(['new', 'archived']) });
+    await client.close();
+  });
+
   it('answers an unknown tool with the protocol error, not a failed call', async () => {
     const client = await connect(await (await createTestWorkspace()).keyWith('read'));
     const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);

@@ -22,6 +22,47 @@ describe('the OpenAPI document for generated clients', () => {
     expect(reported).toEqual([]);
   });
 
+  it('declares the headers it reads and sends as components, referenced wherever they apply', async () => {
+    const { paths, components } = await served();
+    expect(Object.keys(components.headers).sort()).toEqual([
+      'Age',
+      'Idempotent-Replayed',
+      'RateLimit-Limit',
+      'RateLimit-Policy',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'X-Cache',
+      'X-Request-Id',
+    ]);
+    expect(components.headers['RateLimit-Remaining'].schema).toEqual({ type: 'integer', minimum: 0 });
+    expect(components.parameters.IdempotencyKey).toMatchObject({
+      in: 'header',
+      name: 'Idempotency-Key',
+      schema: { type: 'string', maxLength: 255 },
+    });
+    const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    type Declared = { parameters?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+    let posts = 0;
+    for (const [path, operations] of Object.entries(paths as Record<string, Record<string, Declared>>)) {
+      for (const [method, { parameters = [], responses }] of Object.entries(operations)) {
+        const where = `${method} ${path}`;
+        if (method === 'post') {
+          posts++;
+          expect(parameters, where).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+        }
+        for (const [status, { headers }] of Object.entries(responses)) {
+          expect(headers?.['X-Request-Id'], `${where} ${status}`).toEqual(ref('X-Request-Id'));
+          if (!status.startsWith('2')) continue;
+          expect(headers?.['RateLimit-Remaining'], `${where} ${status}`).toEqual(ref('RateLimit-Remaining'));
+          if (method === 'post') expect(headers?.['Idempotent-Replayed'], `${where} ${status}`).toEqual(ref('Idempotent-Replayed'));
+        }
+        expect(responses['401']?.headers?.['RateLimit-Remaining'], `${where} 401`).toBeUndefined();
+      }
+    }
+    expect(posts).toBeGreaterThanOrEqual(20);
+    expect(paths['/v1/e/{slug}'].get.responses['200'].headers).toMatchObject({ 'X-Cache': ref('X-Cache'), Age: ref('Age') });
+  });
+
   it('names every operation, the published-endpoint call included', async () => {
     const { paths } = await served();
     const unnamed = Object.entries(paths as Record<string, Record<string, Operation>>).flatMap(([path, operations]) =>

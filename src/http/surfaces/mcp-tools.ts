@@ -1,4 +1,5 @@
 import type { ProcedureDef } from '../../trpc/procedure-defs.ts';
+import { listedSchema, outputSchemaWithinBudget, shortenRepeatedDescriptions } from './mcp-schemas.ts';
 import { inlineJsonSchema } from './zod-json-schema.ts';
 
 type Schema = { [key: string]: unknown };
@@ -9,7 +10,7 @@ export interface ToolShape {
   description: string;
   inputSchema: ObjectSchema;
   outputSchema?: ObjectSchema;
-  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
 }
 
 const takesInput = (def: ProcedureDef) => def.inputs[0] !== undefined && def.inputs[0].def.type !== 'void';
@@ -41,8 +42,13 @@ function describeOpenSchemas(node: unknown): void {
 
 function objectSchema(schema: Schema): ObjectSchema {
   describeOpenSchemas(schema);
-  return { ...schema, type: 'object' };
+  const listed = listedSchema(schema) as Schema;
+  shortenRepeatedDescriptions(listed);
+  return { ...listed, type: 'object' };
 }
+
+/** Text as a sentence: a summary runs into the text after it only with a full stop. */
+const sentence = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 
 /**
  * What MCP says about the tool of a procedure, all derived from it: its JSON
@@ -58,9 +64,11 @@ export function toolShape(path: string, def: ProcedureDef): { shape: ToolShape; 
   const description = [
     openapi?.summary,
     openapi?.description,
-    openapi && `(${openapi.method} ${openapi.path}; permission ${def.meta?.permission})`,
+    // The list holds only the tools the credential may call, so their permissions go without saying.
+    openapi && `REST: ${openapi.method} ${openapi.path}`,
   ]
-    .filter(Boolean)
+    .filter((text): text is string => Boolean(text))
+    .map(sentence)
     .join(' ');
   const output = def.output && inlineJsonSchema(def.output, 'output');
   // A tool's output is an object: a procedure's other outputs (lists, unions) are wrapped as `{ result }`.
@@ -73,9 +81,9 @@ export function toolShape(path: string, def: ProcedureDef): { shape: ToolShape; 
     inputSchema: takesInput(def)
       ? objectSchema(inlineJsonSchema(def.inputs[0]!, 'input'))
       : { type: 'object', properties: {}, additionalProperties: false },
-    ...(outputSchema && { outputSchema: objectSchema(outputSchema) }),
+    ...(outputSchema && { outputSchema: outputSchemaWithinBudget(objectSchema(outputSchema)) as ObjectSchema }),
+    // The title is the tool's own `title` (annotations.title is its older place, which MCP clients read second).
     annotations: {
-      ...(openapi?.summary && { title: openapi.summary }),
       readOnlyHint: readOnly,
       destructiveHint: destructive,
       idempotentHint: ['GET', 'PUT', 'DELETE'].includes(method),

@@ -8,6 +8,7 @@ import type { AppRouter } from '../router.ts';
 import type { Meta } from '../../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { bodyExample, pathParameterNames, setBodyExample, withoutPathParameters } from './openapi-examples.ts';
+import { declareHeaders, declareOperationHeaders } from './openapi-headers.ts';
 import { errorCodesOf, errorResponses } from './openapi-responses.ts';
 import { webhooksSection } from './openapi-webhooks.ts';
 import { inlineJsonSchema, typeEnumKeyedRecords } from './zod-json-schema.ts';
@@ -86,10 +87,37 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     requestBody: invokePostBody(procedures['endpoints.invokePost']!),
   };
   document.paths![leadExportPath] = { get: leadExportOperation() };
+  declareHeaders(document);
   document.webhooks = webhooksSection(document);
   typeEnumKeyedRecords(document);
   dropSafeIntegerBounds(document);
+  dropUnreferencedSchemas(document);
   return document;
+}
+
+/**
+ * A zod id names its schema as a component wherever trpc-to-openapi meets it;
+ * where the operation's response was then written from `restResponses`
+ * (inlined), nothing refers to that component any more: it is dropped.
+ */
+function dropUnreferencedSchemas(document: OpenAPIObject): void {
+  const schemas = document.components?.schemas ?? {};
+  const referenced = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const { $ref } = node as { $ref?: unknown };
+    if (typeof $ref === 'string' && $ref.startsWith('#/components/schemas/')) {
+      const name = $ref.slice('#/components/schemas/'.length);
+      if (!referenced.has(name)) {
+        referenced.add(name);
+        visit(schemas[name]);
+      }
+    }
+    Object.values(node).forEach(visit);
+  };
+  visit({ paths: document.paths, webhooks: document.webhooks, components: { ...document.components, schemas: {} } });
+  for (const name of Object.keys(schemas)) if (!referenced.has(name)) delete schemas[name];
 }
 
 /** A POST endpoint's body is its parameters, flat (paramsFromRest), each endpoint's own: any object, its example the input example's `params`. */
@@ -223,16 +251,23 @@ export function withPublishedEndpoints(document: OpenAPIObject, endpoints: Publi
   const paths = { ...document.paths };
   const generic = document.paths?.['/v1/e/{slug}'] as Record<string, Operation> | undefined;
   for (const endpoint of endpoints) {
-    const { '405': _otherMethod, ...responses } = generic?.[endpoint.method.toLowerCase()]?.responses ?? {};
-    responses['200'] = { description: responses['200']?.description ?? 'The extracted data', content: jsonContent(endpoint.output_schema) };
-    paths[`/v1/e/${endpoint.slug}`] = {
-      [endpoint.method.toLowerCase()]: {
-        ...invokeOperation(endpoint.method, endpoint.param_schema, responses),
-        summary: endpoint.name,
-        description: [endpoint.description, 'Permission: `endpoints:invoke`.'].filter(Boolean).join('\n\n'),
-        operationId: `invoke_${endpoint.slug.replaceAll('-', '_')}`,
-      },
+    const { '405': _otherMethod, ...shared } = generic?.[endpoint.method.toLowerCase()]?.responses ?? {};
+    // Copies: the shared document's responses are never changed.
+    const responses = Object.fromEntries(Object.entries(shared).map(([status, response]) => [status, { ...response }]));
+    responses['200'] = {
+      ...responses['200'],
+      description: responses['200']?.description ?? 'The extracted data',
+      content: jsonContent(endpoint.output_schema),
     };
+    const path = `/v1/e/${endpoint.slug}`;
+    const operation = {
+      ...invokeOperation(endpoint.method, endpoint.param_schema, responses),
+      summary: endpoint.name,
+      description: [endpoint.description, 'Permission: `endpoints:invoke`.'].filter(Boolean).join('\n\n'),
+      operationId: `invoke_${endpoint.slug.replaceAll('-', '_')}`,
+    };
+    declareOperationHeaders(path, endpoint.method.toLowerCase(), operation as never);
+    paths[path] = { [endpoint.method.toLowerCase()]: operation };
   }
   return { ...document, paths };
 }

@@ -7,6 +7,7 @@ import { jsonAnswer } from '../../../web/answers.ts';
 import { readJson } from '../../../web/request-body.ts';
 import type { AppRouter } from '../../router.ts';
 import { buildGraphQLSchema, type GraphQLContext } from './graphql-schema.ts';
+import { argumentErrorsPlugin } from './argument-errors.ts';
 import { queryLimitPlugins, type QueryLimits } from './query-limits.ts';
 
 interface Options extends QueryLimits {
@@ -31,7 +32,7 @@ export function createGraphQLEndpoint(appRouter: AppRouter, options: Options) {
     },
     landingPage: false,
     logging: false,
-    plugins: queryLimitPlugins(options),
+    plugins: [...queryLimitPlugins(options), argumentErrorsPlugin],
     maskedErrors: {
       // What yoga masks is a fault outside the resolvers (which report their own): logged, as every surface logs
       // its faults, and answered as the resolvers answer theirs.

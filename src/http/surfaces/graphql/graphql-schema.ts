@@ -5,6 +5,7 @@ import type { AppRouter } from '../../router.ts';
 import type { RequestContext } from '../../../trpc/context.ts';
 import { errorStyleOf } from '../../../trpc/error-styles.ts';
 import { procedureCaller, procedureDefs } from '../../../trpc/procedure-defs.ts';
+import { dateTimeScalar } from './date-time.ts';
 import { nullsAsZodAccepts, ZodToGraphQL } from './zod-to-graphql.ts';
 
 export interface GraphQLContext {
@@ -24,12 +25,16 @@ const typeName = (path: string) => fieldName(path).replace(/^./, (c) => c.toUppe
  * the same as on REST and tRPC.
  */
 export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknown) => void): GraphQLSchema {
-  const builder = new SchemaBuilder<{ Context: GraphQLContext; Scalars: { JSON: { Input: unknown; Output: unknown } } }>({});
+  const builder = new SchemaBuilder<{
+    Context: GraphQLContext;
+    Scalars: { JSON: { Input: unknown; Output: unknown }; DateTime: { Input: string; Output: string | Date } };
+  }>({});
   builder.scalarType('JSON', {
     description: 'Any JSON value.',
     serialize: (value) => value,
     parseValue: (value) => value,
   });
+  builder.scalarType('DateTime', dateTimeScalar);
   builder.queryType({});
   builder.mutationType({});
   const types = new ZodToGraphQL(builder);
@@ -48,8 +53,8 @@ export function buildGraphQLSchema(appRouter: AppRouter, onFault: (error: unknow
 
   const procedures = Object.entries(procedureDefs(appRouter)).filter(([, { type, output }]) => output && type !== 'subscription');
   for (const [path, { inputs, output }] of procedures) {
-    types.enumNames.add(output!, `${typeName(path)}Result`, 'output');
-    types.enumNames.addArgs(inputs[0], typeName(path));
+    types.typeNames.add(output!, `${typeName(path)}Result`, 'output');
+    types.typeNames.addArgs(inputs[0], typeName(path));
   }
   for (const [path, { type, inputs, output: definedOutput, meta }] of procedures) {
     const output = definedOutput!;

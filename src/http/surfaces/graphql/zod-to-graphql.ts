@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { def, enumValues, EnumNames, pascal, registeredId, valueSetKey } from './enum-names.ts';
+import { def, enumValues, itemName, objectOptions, pascal, recordAsObject, registeredId, TypeNames } from './type-names.ts';
 
 type Builder = PothosSchemaTypes.SchemaBuilder<any>;
 type TypeRef = any;
@@ -24,16 +24,18 @@ const asIdWhereNamed = (key: string, resolved: Resolved): Resolved =>
 
 /**
  * Turns zod schemas into Pothos types: objects become object (or input)
- * types named by their `.meta({ id })` or by their place, enums become
- * enums, records and free-form values the JSON scalar. Every field keeps
- * its `.describe()` text. No GraphQL type is written by hand.
+ * types, one per shape, named as TypeNames chose (by their `.meta({ id })`
+ * or their place); enums become enums; ISO date-times the DateTime scalar;
+ * a record keyed by an enum an object with a field per key; a union of
+ * objects (output) a union; other records and free-form values the JSON
+ * scalar. Every field keeps its `.describe()` text. No GraphQL type is
+ * written by hand.
  */
 export class ZodToGraphQL {
   private readonly types = new Map<string, TypeRef>();
-  private readonly enums = new Map<string, TypeRef>();
   private readonly builder: Builder;
-  /** Fill it with every schema (EnumNames.add, addArgs) before the first type is built. */
-  readonly enumNames = new EnumNames();
+  /** Fill it with every schema (TypeNames.add, addArgs) before the first type is built. */
+  readonly typeNames = new TypeNames();
 
   constructor(builder: unknown) {
     this.builder = builder as unknown as Builder;
@@ -65,6 +67,8 @@ export class ZodToGraphQL {
   private resolve(schema: z.ZodType, name: string, io: 'input' | 'output'): Resolved {
     const d = def(schema);
     if (enumValues(schema)) return { ref: this.enumType(schema, name), nullable: false };
+    const record = recordAsObject(schema);
+    if (record) return { ref: this.objectType(record, name, io), nullable: false };
     switch (d.type) {
       case 'optional':
       case 'nullable':
@@ -79,11 +83,11 @@ export class ZodToGraphQL {
       case 'pipe':
         return this.resolve(io === 'input' ? d.in : d.out, name, io);
       case 'array': {
-        const item = this.resolve(d.element, `${name}Item`, io);
+        const item = this.resolve(d.element, itemName(name), io);
         return { ref: item.ref, nullable: false, list: { itemNullable: item.nullable } };
       }
       case 'string':
-        return { ref: 'String', nullable: false };
+        return { ref: (schema as { format?: string }).format === 'datetime' ? 'DateTime' : 'String', nullable: false };
       case 'number':
         return { ref: isInt(schema) ? 'Int' : 'Float', nullable: false };
       case 'boolean':
@@ -94,6 +98,8 @@ export class ZodToGraphQL {
           nullable: false,
         };
       case 'union': {
+        const objects = io === 'output' ? objectOptions(schema) : undefined;
+        if (objects) return { ref: this.unionType(objects, name), nullable: false };
         // Classified without building types: a union's options get no GraphQL type of their own.
         const options = (d.options as z.ZodType[]).map(scalarKind);
         const nullable = options.some((o) => o.nullable);
@@ -107,28 +113,35 @@ export class ZodToGraphQL {
     }
   }
 
-  /** One enum per set of values, named as EnumNames chose. */
+  /** One enum per set of values, named as TypeNames chose. */
   private enumType(schema: z.ZodType, fallback: string): TypeRef {
     const values = enumValues(schema)!;
-    const key = valueSetKey(values);
-    if (!this.enums.has(key)) {
-      const name = this.enumNames.nameOf(values) ?? registeredId(schema) ?? fallback;
-      this.enums.set(
-        key,
-        this.once(name, () =>
-          this.builder.enumType(name, {
-            description: schema.description,
-            values: Object.fromEntries(values.map((v) => [enumValueName(v), { value: v }])),
-          }),
-        ),
-      );
-    }
-    return this.enums.get(key);
+    const name = this.typeNames.enumName(values) ?? registeredId(schema) ?? fallback;
+    return this.once(name, () =>
+      this.builder.enumType(name, {
+        description: schema.description,
+        values: Object.fromEntries(values.map((v) => [enumValueName(v), { value: v }])),
+      }),
+    );
   }
 
-  /** An object type (output) or input object type (input) with one field per key of the zod object. */
+  /** A union of object types: a value is of the first option whose zod schema accepts it. */
+  private unionType(options: z.ZodType[], fallback: string): TypeRef {
+    const name = fallback;
+    return this.once(name, () => {
+      const members = options.map((option, i) => ({ option, ref: this.objectType(option, `${fallback}Option${i + 1}`, 'output') }));
+      return this.builder.unionType(name, {
+        types: members.map(({ ref }) => ref),
+        resolveType: (value: unknown) => (members.find(({ option }) => option.safeParse(value).success) ?? members.at(-1)!).ref,
+      });
+    });
+  }
+
+  /** An object type (output) or input object type (input) with one field per key of the zod object, one per shape. */
   private objectType(schema: z.ZodType, fallback: string, io: 'input' | 'output'): TypeRef {
-    const name = io === 'input' ? `${registeredId(schema) ?? fallback}Input` : (registeredId(schema) ?? fallback);
+    const name =
+      this.typeNames.objectName(schema, io) ??
+      (io === 'input' ? `${registeredId(schema) ?? fallback}Input` : (registeredId(schema) ?? fallback));
     return this.once(name, () => {
       const ref =
         io === 'input' ? this.builder.inputRef<Record<string, unknown>>(name) : this.builder.objectRef<Record<string, unknown>>(name);

@@ -19,6 +19,8 @@ describe('admin CLI', () => {
     const created = await cli('workspace', 'create', '--name', 'Acme', '--plan', 'starter', '--email', 'owner@acme.test');
     expect(created.code).toBe(0);
     expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    // Its one line ended: what is written after it starts a line of its own.
+    expect(created.stdout).toMatch(/^[^\n]+\n$/);
     expect(created.json).toEqual({
       workspaceId: expect.any(String),
       brandId: expect.any(String),

@@ -24,8 +24,7 @@ export const schedule = z
     end_hour: z.int().min(1).max(24).describe('The hour the window ends (1–24, exclusive), local time.'),
   })
   .refine((window) => window.start_hour < window.end_hour, { message: 'must be after start_hour', path: ['end_hour'] })
-  .describe('When messages may be sent: on these weekdays, between these hours, in this time zone.')
-  .meta({ id: 'CampaignSchedule' });
+  .meta({ id: 'CampaignSchedule', description: 'When messages may be sent: on these weekdays, between these hours, in this time zone.' });
 
 const campaignFields = {
   name: z.string().trim().min(1).max(120).describe('Display name, 1 to 120 characters.'),
@@ -163,5 +162,5 @@ export const enrollOutput = z.object({
       no_email: skipped.describe("The lead has no email address (or is not the workspace's)."),
       invalid_email: skipped.describe('The address is malformed, or email validation found it invalid (`email_status` `invalid`).'),
     })
-    .describe('Leads not enrolled, by reason.'),
+    .meta({ id: 'EnrollmentSkips', description: 'Leads not enrolled, by reason.' }),
 });

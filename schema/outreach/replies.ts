@@ -62,19 +62,20 @@ export const listRepliesOutput = z.object({
     .object({
       kind: z
         .object({ reply: count, bounce: count, auto_reply: count })
-        .describe('Per kind, under every filter but `kind` and `sentiment` (for filter chips).'),
+        .meta({ id: 'ReplyCountsByKind', description: 'Per kind, under every filter but `kind` and `sentiment` (for filter chips).' }),
       sentiment: z
         .record(z.enum(sentimentValues), count)
         .optional()
         .describe('Per sentiment, under the same filters. Pro and Business only.'),
     })
-    .describe('Counts for filter chips.'),
+    .meta({ id: 'ReplyCounts', description: 'Counts for filter chips.' }),
   sentiment: z
     .object({
       analyzed: count.describe('Replies analysed so far.'),
       positive_rate: z.number().describe('Positive replies over analysed ones (0 when none).'),
       by_value: z.record(z.enum(sentimentValues), count).describe('Analysed replies per sentiment.'),
     })
+    .meta({ id: 'ReplySentimentSummary' })
     .optional()
     .describe('Sentiment summary of the replies (kind `reply`) under every filter but `kind` and `sentiment`. Pro and Business only.'),
 });

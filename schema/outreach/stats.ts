@@ -45,10 +45,10 @@ export const statsTotals = z
     ),
     capToday: count.describe("Today's caps of the inboxes that are not paused, summed."),
   })
-  .meta({ id: 'OutreachStatsTotals' });
+  .meta({ id: 'OutreachStatsTotals', description: 'Totals over the 14 days, and sending figures now.' });
 
 export const statsOutput = z.object({
   days: z.array(statsDay).length(14).describe("The last 14 calendar days in the workspace's time zone, oldest first, today last."),
-  totals: statsTotals.describe('Totals over the 14 days, and sending figures now.'),
+  totals: statsTotals,
 });
 export type OutreachStatsOut = z.infer<typeof statsOutput>;

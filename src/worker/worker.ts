@@ -108,8 +108,7 @@ const pollMs = 1_000;
 
 /** Starts processing every registered job in this process. */
 export async function startWorker(options: { concurrency: number }): Promise<{ stop: () => Promise<void> }> {
-  const recurring = jobRegistry.flatMap(({ contract: { name, everyMs } }) => (everyMs ? [{ name, everyMs: everyMs() }] : []));
-  const processors = jobProcessors(options.concurrency, recurring);
+  const processors = jobProcessors(options.concurrency);
   for (const { agenda, handlers, everyMs } of processors) {
     for (const handler of handlers) defineWorkerJob(agenda, handler);
     agenda.processEvery(everyMs);
@@ -118,10 +117,8 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
   const noBrowser = chromiumProblem(settings().CHROMIUM_PATH);
   if (noBrowser) log.warn(noBrowser);
   await jobQueue().cancel({ names: retiredRecurringJobs });
-  for (const { name, everyMs } of recurring) {
-    const owner = processors.find(({ handlers }) => handlers.some(({ contract }) => contract.name === name))!;
-    await owner.agenda.every(everyMs, name, {});
-  }
+  for (const { agenda, handlers } of processors)
+    for (const { contract } of handlers) if (contract.everyMs) await agenda.every(contract.everyMs(), contract.name, {});
   const dispatcher = startEventDispatcher({ concurrency: eventsInHand, subscribers, turnMs: settings().WEBHOOK_LOCK_LIFETIME_MS });
   log.info('worker started', { jobs: jobRegistry.map((j) => j.contract.name) });
   return {
@@ -146,15 +143,15 @@ export async function startWorker(options: { concurrency: number }): Promise<{ s
  * instance of its own looking at its interval, and the other names are still looked up once a second, not at its
  * pace too. The first processor is the process's job queue, which jobs enqueued in this process are handed to.
  */
-function jobProcessors(concurrency: number, recurring: Array<{ name: string; everyMs: number }>) {
-  const quick = recurring.filter(({ everyMs }) => everyMs < pollMs);
-  const isQuick = (handler: JobHandler) => quick.some(({ name }) => name === handler.contract.name);
+function jobProcessors(concurrency: number) {
+  const isQuick = ({ contract }: JobHandler) => contract.everyMs !== undefined && contract.everyMs() < pollMs;
+  const quick = jobRegistry.filter(isQuick);
   const processors = [{ agenda: jobQueue({ concurrency }), handlers: jobRegistry.filter((h) => !isQuick(h)), everyMs: pollMs }];
   if (quick.length)
     processors.push({
       agenda: newJobQueue({ concurrency: quick.length }),
-      handlers: jobRegistry.filter(isQuick),
-      everyMs: Math.min(...quick.map(({ everyMs }) => everyMs)),
+      handlers: quick,
+      everyMs: Math.min(...quick.map(({ contract }) => contract.everyMs!())),
     });
   return processors;
 }

@@ -8,11 +8,14 @@
  *   MONGODB_URI=mongodb://… npm run bench:send
  *   BENCH_MESSAGES=1000 BENCH_HISTORY=10000 … # another size
  *   BENCH_PROFILE=1 …                         # also: database commands per message, by collection and command
+ *   BENCH_TRACKING=0 …                        # the campaign without open and click tracking (on by default)
  *
  * Each round: a new Business workspace with 3 inboxes (2,000 a day each), a
- * one-step sequence with merge variables and a campaign of BENCH_MESSAGES
- * leads (imported and enrolled through the services) is made; the floor
- * sends BENCH_MESSAGES composed messages through one pooled transport, 8 at
+ * one-step sequence with merge variables and a link, and a campaign of
+ * BENCH_MESSAGES leads (imported and enrolled through the services; with
+ * `track_opens` and `track_clicks` unless BENCH_TRACKING=0) is made; the floor
+ * sends BENCH_MESSAGES messages composed the same way (the pixel and the
+ * tracked link included) through one pooled transport, 8 at
  * a time (the engine's sends at once); the campaign is sent by a job worker
  * process (`src/main.ts worker`, its outreach tick every 100 ms; one process
  * for every round, as the floor's code runs in one) until the SMTP server
@@ -58,6 +61,7 @@ runWithWorkerFlags();
 const messages = Number(process.env.BENCH_MESSAGES ?? 5_000);
 const history = Number(process.env.BENCH_HISTORY ?? 50_000);
 const profile = process.env.BENCH_PROFILE === '1';
+const tracking = process.env.BENCH_TRACKING !== '0';
 const sendsAtOnce = 8;
 const store = benchStore('send');
 
@@ -140,11 +144,12 @@ async function floor() {
             to: `person${n}@company${n % 5000}.test`,
             replyTo: null,
             subject: `Hello Person ${n}`,
-            html: `<p>Hi Person ${n},</p><p>A word about Company ${n} and its growth.</p>`,
-            text: `Hi Person ${n},\n\nA word about Company ${n} and its growth.`,
+            html: `<p>Hi Person ${n},</p><p>A word about Company ${n} and <a href="https://bench.test/growth">its growth</a>.</p>`,
+            text: `Hi Person ${n},\n\nA word about Company ${n} and its growth (https://bench.test/growth).`,
             messageId: `<${randomUUID()}@bench.test>`,
             inReplyTo: null,
-            trackOpens: true,
+            trackOpens: tracking,
+            trackClicks: tracking,
           }),
         );
       }
@@ -190,7 +195,8 @@ async function campaignOfLeads(round: number): Promise<Activate> {
       steps: [
         {
           subject: 'Hello {{first_name|there}}',
-          body_html: '<p>Hi {{first_name|there}},</p><p>A word about {{company}} and its growth.</p>',
+          body_html:
+            '<p>Hi {{first_name|there}},</p><p>A word about {{company}} and <a href="https://bench.test/growth">its growth</a>.</p>',
         },
       ],
     }),
@@ -198,7 +204,15 @@ async function campaignOfLeads(round: number): Promise<Activate> {
   const schedule = { timezone: 'UTC', days: [1, 2, 3, 4, 5, 6, 7], start_hour: 0, end_hour: 24 };
   const campaign = await createCampaign(
     principal,
-    createCampaignInput.parse({ name: 'Launch', sequence_id: sequence.id, inbox_ids: inboxIds, schedule, daily_limit: 10_000 }),
+    createCampaignInput.parse({
+      name: 'Launch',
+      sequence_id: sequence.id,
+      inbox_ids: inboxIds,
+      schedule,
+      daily_limit: 10_000,
+      track_opens: tracking,
+      track_clicks: tracking,
+    }),
   );
   for (let offset = 0; offset < messages; offset += 500) {
     const leads = Array.from({ length: Math.min(500, messages - offset) }, (_, i) => {
@@ -342,7 +356,9 @@ const line = (name: string, figures: Figures, toFloors?: number) => {
 };
 
 try {
-  console.log(`store: ${store.name}; ${messages} messages per phase, ${sendsAtOnce} at a time, to an SMTP server on 127.0.0.1`);
+  console.log(
+    `store: ${store.name}; ${messages} messages per phase, ${sendsAtOnce} at a time, to an SMTP server on 127.0.0.1; open and click tracking ${tracking ? 'on' : 'off'}`,
+  );
   const rounds: Array<[string, () => Promise<void>]> = [
     ['empty store', async () => {}],
     [`after ${history} earlier messages`, () => seedHistory(history)],

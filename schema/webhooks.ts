@@ -15,6 +15,9 @@ export const webhookEventTypes = [
   'outreach.lead.unsubscribed',
   'outreach.campaign.completed',
   'outreach.inbox.paused',
+  'outreach.email.sent',
+  'outreach.email.opened',
+  'outreach.email.clicked',
   'webhook.test',
 ] as const;
 
@@ -26,11 +29,24 @@ const events = z
   .max(webhookEventTypes.length + 1)
   .describe(`Event types to receive, or \`["*"]\` for all: ${webhookEventTypes.map((t) => `\`${t}\``).join(', ')}.`);
 
+const campaignIds = z
+  .array(uuid)
+  .min(1)
+  .max(100)
+  .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a campaign')
+  .describe(
+    "Campaigns (1 to 100 of the workspace's) to limit the endpoint to: an event naming a campaign is delivered only when it is one of them; events naming no campaign are delivered as `events` says.",
+  );
+
 export const webhook = z
   .object({
     id: uuid,
     url: z.string().describe('Where events are POSTed: https, or http to an address OUTBOUND_ALLOWED_ADDRESSES exempts.'),
     events,
+    campaign_ids: z
+      .array(uuid)
+      .nullable()
+      .describe('The campaigns the endpoint is limited to (events naming another campaign are not delivered), or null for all.'),
     enabled: z.boolean().describe('False once disabled: by PATCH, by the receiver answering 410 Gone, or after 5 days of failed attempts.'),
     description: z.string().describe('A note for people.'),
     disabled_reason: z
@@ -53,7 +69,12 @@ const url = z
   .describe('The receiving URL: https, or http to an address OUTBOUND_ALLOWED_ADDRESSES exempts.');
 
 export const createWebhookInput = z
-  .object({ url, events, description: z.string().max(500).default('').describe('A note for people.') })
+  .object({
+    url,
+    events,
+    campaign_ids: campaignIds.optional(),
+    description: z.string().max(500).default('').describe('A note for people.'),
+  })
   .strict()
   .meta({
     examples: [
@@ -69,6 +90,7 @@ export const updateWebhookInput = z
     id: uuid.describe('The webhook endpoint.'),
     url: url.optional(),
     events: events.optional(),
+    campaign_ids: campaignIds.nullable().optional().describe(`${campaignIds.description} null removes the limit.`),
     enabled: z.boolean().optional().describe('Turn deliveries off or back on (back on clears `disabled_reason`).'),
     description: z.string().max(500).optional(),
     rotate_secret: z

@@ -49,6 +49,10 @@ export const createCampaignInput = z
     schedule: schedule.default({ timezone: 'UTC', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 }),
     priority: campaignFields.priority.default(0),
     track_opens: z.boolean().default(false).describe('Add an open-tracking pixel to each message (off by default).'),
+    track_clicks: z
+      .boolean()
+      .default(false)
+      .describe('Send the http(s) links of each message through a tracked redirect that counts clicks (off by default).'),
     brand_id: uuid.optional().describe("Brand it belongs to (default: the credential's brand)."),
   })
   .refine((input) => input.inbox_ids !== undefined || input.smtp_config_id !== undefined, {
@@ -127,6 +131,7 @@ export const campaign = z
     schedule,
     priority: z.int(),
     track_opens: z.boolean(),
+    track_clicks: z.boolean().describe('Links go through a tracked redirect that counts clicks.'),
     brand_id: uuid,
     progress: campaignProgress,
     created_at: dateTime,

@@ -52,3 +52,51 @@ export const statsOutput = z.object({
   totals: statsTotals,
 });
 export type OutreachStatsOut = z.infer<typeof statsOutput>;
+
+export const campaignStatsInput = z.object({ id: uuid.describe('The campaign.') });
+
+const campaignCounts = {
+  sent: count.describe('Messages sent (accepted by the SMTP server, or refused at RCPT: a hard bounce known at once).'),
+  opened: count.describe('Messages opened (first open of each; campaigns with `track_opens`).'),
+  clicked: count.describe('Unique clicks: each link of a message counted once, at its first click (campaigns with `track_clicks`).'),
+  replied: count.describe('Replies from leads.'),
+  bounced: count.describe('Hard bounces: refused at RCPT, or a bounce message.'),
+  unsubscribed: count.describe("Recipients who unsubscribed by a message's link."),
+};
+const campaignRate = (of: string) => rate.describe(`${of} / sent over the campaign's life (0 when nothing was sent; at most 1).`);
+
+export const campaignStatsOutput = z.object({
+  totals: z
+    .object({
+      ...campaignCounts,
+      open_rate: campaignRate('opened'),
+      click_rate: campaignRate('clicked'),
+      reply_rate: campaignRate('replied'),
+      bounce_rate: campaignRate('bounced'),
+    })
+    .meta({ id: 'CampaignStatsTotals', description: "The campaign's figures over its life: the sums of `steps`, and rates." }),
+  steps: z
+    .array(
+      z
+        .object({
+          step: count.describe('Step index (0 is the first).'),
+          variant: count.describe("A/B variant (0 is the step's own version)."),
+          ...campaignCounts,
+        })
+        .meta({
+          id: 'CampaignStatsStep',
+          description:
+            "One version of a step over the campaign's life: a reply, bounce, click, open or unsubscription counts for the step whose message it answers.",
+        }),
+    )
+    .describe("Every step and variant of the campaign's sequence, and any other that sent (a step removed since), by step then variant."),
+  days: z
+    .array(
+      z
+        .object({ date: z.iso.date().describe("The calendar day in the campaign's time zone, YYYY-MM-DD."), ...campaignCounts })
+        .meta({ id: 'CampaignStatsDay', description: 'What happened that day, whichever step it answers.' }),
+    )
+    .length(14)
+    .describe("The last 14 calendar days in the campaign's time zone (its schedule's), oldest first, today last."),
+});
+export type CampaignStatsOut = z.infer<typeof campaignStatsOutput>;

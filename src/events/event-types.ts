@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentRun } from '../../schema/agents.ts';
 import { lead } from '../../schema/leads.ts';
 import { campaign } from '../../schema/outreach/campaigns.ts';
+import { emailClickEvent, emailEvent } from '../../schema/outreach/email-events.ts';
 import { inbox } from '../../schema/outreach/inboxes.ts';
 import { reply } from '../../schema/outreach/replies.ts';
 import { validationJob } from '../../schema/validation.ts';
@@ -42,6 +43,9 @@ export const eventData = {
   'outreach.campaign.completed': campaign,
   /** The inbox as GET /api/outreach/inboxes lists it. */
   'outreach.inbox.paused': inbox,
+  'outreach.email.sent': emailEvent,
+  'outreach.email.opened': emailEvent,
+  'outreach.email.clicked': emailClickEvent,
   /** Sent by POST /api/webhooks/{id}/test to that endpoint only. */
   'webhook.test': z
     .object({ webhook_id: z.uuid().describe('The endpoint tested.'), message: z.string().describe('A line for people.') })
@@ -64,7 +68,21 @@ export const eventDescriptions: Record<EventType, string> = {
   'outreach.lead.unsubscribed': 'A lead unsubscribed, by its link or by a reply asking to stop.',
   'outreach.campaign.completed': 'A campaign has nothing left to send.',
   'outreach.inbox.paused': 'The bounce guard paused an inbox.',
+  'outreach.email.sent': 'The SMTP server accepted a message (a campaign step or a direct send).',
+  'outreach.email.opened': 'A message was opened for the first time (its open pixel loaded; campaigns with `track_opens`).',
+  'outreach.email.clicked':
+    "A link of a message was clicked for the first time (campaigns with `track_clicks`); `url` is the link's address.",
   'webhook.test': 'Sent by POST /api/webhooks/{id}/test to that endpoint only.',
 };
 export type EventData<T extends EventType> = z.infer<(typeof eventData)[T]>;
 export const eventTypes = Object.keys(eventData) as EventType[];
+
+/**
+ * The campaign an event is about, for endpoints limited to campaigns (`campaign_ids`); null for an event that
+ * names none (a lead's unsubscription, an inbox paused, a reply that matched no campaign's message).
+ */
+export function campaignOfEvent(type: EventType, data: unknown): string | null {
+  if (type === 'outreach.campaign.completed') return (data as EventData<'outreach.campaign.completed'>).id;
+  const named = (data as { campaign_id?: unknown }).campaign_id;
+  return typeof named === 'string' ? named : null;
+}

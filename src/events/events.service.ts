@@ -1,5 +1,5 @@
 import { v5 as nameBasedId } from 'uuid';
-import { groupedInsert } from '../db/insert-new.ts';
+import { groupedInsert, insertNew } from '../db/insert-new.ts';
 import { releaseTurn, takeTurn } from '../db/turns.ts';
 import { eventData, type EventData, type EventType } from './event-types.ts';
 import { Event, EventDispatchTurn, type EventDoc } from './event.model.ts';
@@ -47,6 +47,36 @@ export async function emitEvent<T extends EventType>(workspaceId: string, type: 
   if (!(await insertEvent({ _id: id, ...stored, dueAt, createdAt: dueAt }))) await Event.updateOne({ _id: id }, { $set: { dueAt } });
   for (const listener of storedListeners) listener();
   return id;
+}
+
+/** An event to emit with others (emitEvents): as emitEvent's arguments. */
+export interface EventToEmit<T extends EventType = EventType> {
+  workspaceId: string;
+  type: T;
+  data: EventData<T>;
+  subject: string;
+}
+
+/**
+ * Many events at once, as emitEvent stores each (the same ids), with one insert for all: for a flow that makes an
+ * event per item of a batch (the sending engine's `outreach.email.sent`, a chunk at a time). Those stored before are
+ * made due again, with one update.
+ */
+export async function emitEvents(events: EventToEmit[]): Promise<void> {
+  if (!events.length) return;
+  const dueAt = new Date();
+  const docs = events.map(({ workspaceId, type, data, subject }) => ({
+    _id: nameBasedId(`${type}\n${subject}`, eventIdNamespace),
+    workspaceId,
+    type,
+    data: eventData[type].parse(data),
+    dueAt,
+    createdAt: dueAt,
+  }));
+  const stored = await insertNew(Event, docs);
+  const again = docs.filter((doc) => !stored.has(doc._id)).map((doc) => doc._id);
+  if (again.length) await Event.updateMany({ _id: { $in: again } }, { $set: { dueAt } });
+  for (const listener of storedListeners) listener();
 }
 
 const toStored = (doc: EventDoc): StoredEvent => ({

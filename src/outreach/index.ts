@@ -1,4 +1,4 @@
-/** The outreach domain's front door: its background work (the worker) and the routes it serves itself. */
+/** The outreach domain's front door: its background work (the worker), the routes it serves itself, what other domains ask of it. */
 export { analyzePendingReplies } from './replies/analysis.service.ts';
 export { readMailboxes, stopReadingMailboxes } from './replies/read-mailboxes.ts';
 export { runOutreachPass } from './delivery/engine.ts';
@@ -8,3 +8,4 @@ export { outreachLinksRoute } from './delivery/public-pages.ts';
 export { sendCountRetention } from './counters/send-slots.ts';
 export { outreachStatsRetention } from './counters/outreach-stats.service.ts';
 export { suppressionsCsvRoute } from './suppressions/suppressions-csv.route.ts';
+export { workspaceCampaignIds } from './campaigns/campaigns.service.ts';

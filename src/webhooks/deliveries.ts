@@ -6,6 +6,7 @@ import { nowMs } from '../clock.ts';
 import { insertNew } from '../db/insert-new.ts';
 import { defineRetentionRule } from '../db/retention.ts';
 import { notFound } from '../errors/app-error.ts';
+import { campaignOfEvent } from '../events/event-types.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
 import { makeAttempts, type PlannedAttempt } from './attempts.ts';
 import { webhooksDeliverJob } from './jobs/webhooks-deliver.job.ts';
@@ -17,13 +18,17 @@ type DeliveryOut = z.infer<typeof webhookDelivery>;
 const deliveryNamespace = 'a3c5e1f2-7b9d-4c8e-9f0a-1b2c3d4e5f60';
 const deliveryIdOf = (webhookId: string, eventId: string) => nameBasedId(`${webhookId}\n${eventId}`, deliveryNamespace);
 
-const subscribes = (hook: WebhookDoc, event: StoredEvent) =>
-  event.type === 'webhook.test'
-    ? (event.data as { webhook_id: string }).webhook_id === hook._id
-    : hook.events.includes('*') || hook.events.includes(event.type);
+/** An endpoint wants an event of a type it subscribes to, unless it is limited to campaigns and the event names another. */
+function subscribes(hook: WebhookDoc, event: StoredEvent): boolean {
+  if (event.type === 'webhook.test') return (event.data as { webhook_id: string }).webhook_id === hook._id;
+  if (!hook.events.includes('*') && !hook.events.includes(event.type)) return false;
+  const campaignId = hook.campaignIds?.length ? campaignOfEvent(event.type, event.data) : null;
+  return campaignId === null || hook.campaignIds!.includes(campaignId);
+}
 
 /**
- * One delivery per enabled endpoint of the event's workspace that wants it,
+ * One delivery per enabled endpoint of the event's workspace that wants it
+ * (its types, and its campaigns when it is limited to some),
  * for many events at once (one read of their endpoints, one insert of their
  * deliveries, each inserted with its first attempt claimed by the outbox),
  * and each delivery's first attempt made here, at once (later ones are jobs

@@ -8,6 +8,8 @@ const webhookSchema = new Schema(
     workspaceId: { type: String, required: true },
     url: { type: String, required: true },
     events: { type: [String], required: true },
+    /** The campaigns it is limited to (an event naming another is not delivered to it); absent for all. */
+    campaignIds: { type: [String], default: undefined },
     enabled: { type: Boolean, default: true },
     description: { type: String, default: '' },
     disabledReason: { type: String, default: null },

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../errors/app-error.ts';
 import { emitEvent } from '../events/events.service.ts';
 import { assertUrlAllowed, UrlNotAllowedError } from '../../outbound/address-guard.ts';
 import { addressPolicy } from '../net/address-policy.ts';
+import { workspaceCampaignIds } from '../outreach/index.ts';
 import { sealSecret } from '../secrets/secret-box.ts';
 import { deliveriesOf, deliveryOf, sendAgain } from './deliveries.ts';
 import { Webhook, type WebhookDoc } from './webhook.models.ts';
@@ -20,6 +21,7 @@ const toWebhook = (doc: WebhookDoc): WebhookOut => ({
   id: doc._id,
   url: doc.url,
   events: doc.events as WebhookOut['events'],
+  campaign_ids: doc.campaignIds?.length ? doc.campaignIds : null,
   enabled: doc.enabled,
   description: doc.description,
   disabled_reason: doc.disabledReason ?? null,
@@ -43,16 +45,26 @@ async function assertReceivable(url: string): Promise<void> {
   }
 }
 
+/** Every campaign an endpoint is limited to must be the workspace's: 404 naming `campaign_ids` otherwise. */
+async function assertCampaigns(workspaceId: string, ids: string[] | null | undefined): Promise<void> {
+  if (!ids?.length) return;
+  const found = await workspaceCampaignIds(workspaceId, ids);
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw notFound(`Campaign ${missing}`, 'campaign_ids');
+}
+
 export async function createWebhook(
   workspaceId: string,
   input: z.infer<typeof createWebhookInput>,
 ): Promise<{ webhook: WebhookOut; secret: string }> {
   await assertReceivable(input.url);
+  await assertCampaigns(workspaceId, input.campaign_ids);
   const secret = newSecret();
   const doc = await Webhook.create({
     workspaceId,
     url: input.url,
     events: input.events,
+    ...(input.campaign_ids && { campaignIds: input.campaign_ids }),
     description: input.description,
     secrets: [{ sealed: sealSecret(secret) }],
   });
@@ -78,7 +90,11 @@ export async function updateWebhook(
 ): Promise<{ webhook: WebhookOut; secret?: string }> {
   const doc = await ownedWebhook(workspaceId, input.id);
   if (input.url) await assertReceivable(input.url);
+  await assertCampaigns(workspaceId, input.campaign_ids);
   const set: Record<string, unknown> = {};
+  const unset: Record<string, 1> = {};
+  if (input.campaign_ids) set.campaignIds = input.campaign_ids;
+  else if (input.campaign_ids === null) unset.campaignIds = 1;
   if (input.url) set.url = input.url;
   if (input.events) set.events = input.events;
   if (input.description !== undefined) set.description = input.description;
@@ -93,7 +109,11 @@ export async function updateWebhook(
       .map((s) => ({ sealed: s.sealed, expiresAt: s.expiresAt ?? new Date(now + rotationOverlapMs) }));
     set.secrets = [{ sealed: sealSecret(secret), expiresAt: null }, ...kept];
   }
-  const updated = await Webhook.findByIdAndUpdate(doc._id, { $set: set }, { returnDocument: 'after' }).lean<WebhookDoc>();
+  const updated = await Webhook.findByIdAndUpdate(
+    doc._id,
+    { $set: set, ...(Object.keys(unset).length && { $unset: unset }) },
+    { returnDocument: 'after' },
+  ).lean<WebhookDoc>();
   return { webhook: toWebhook(updated!), ...(secret && { secret }) };
 }
 

@@ -29,6 +29,7 @@ const campaignSchema = new Schema(
     schedule: { type: scheduleSchema, required: true },
     priority: { type: Number, default: 0, required: true },
     trackOpens: { type: Boolean, default: false, required: true },
+    trackClicks: { type: Boolean, default: false, required: true },
     startedAt: { type: Date, default: null },
     /**
      * Set when the campaign completes, to that time, and removed once its `outreach.campaign.completed` event is

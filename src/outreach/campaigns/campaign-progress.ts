@@ -1,24 +1,42 @@
 import { nowMs } from '../../clock.ts';
 import { incrementCounter, incrementCounterOnce, type AppliedMark } from '../../db/counter.ts';
 import type { CampaignOut } from '../../../schema/outreach/campaigns.ts';
-import { CampaignCounters, Enrollment, type CampaignCountersDoc, type EnrollmentDoc } from './enrollment.model.ts';
+import {
+  CampaignCounters,
+  Enrollment,
+  type CampaignCountersDoc,
+  type EnrollmentDoc,
+  messageEffects,
+  type MessageEffect,
+} from './enrollment.model.ts';
 import type { CampaignDoc } from '../campaign-record/campaign.model.ts';
 import { nextWindowStart } from './schedule.ts';
 
 type Counter = 'enrolled' | 'finished' | 'interrupted' | (EnrollmentDoc['stopReason'] & string);
 
+/** What came of a message of a campaign's step: counted for that step and variant (MessageEffect). */
+export interface StepEffect {
+  step: number;
+  variant: number;
+  effect: MessageEffect;
+}
+
 /**
- * Moves a campaign's counters, the messages sent by step and variant too (one atomic increment of its counters
- * document); with `mark`, once for that batch (incrementCounterOnce).
+ * Moves a campaign's counters, the messages sent by step and variant too, and what came of them (`effects`: one
+ * atomic increment of its counters document); with `mark`, once for that batch (incrementCounterOnce).
  */
 export async function countForCampaign(
   campaignId: string,
   counts: Partial<Record<Counter, number>>,
   sent: Array<{ step: number; variant: number }> = [],
   mark?: AppliedMark,
+  effects: StepEffect[] = [],
 ): Promise<void> {
   const inc: Record<string, number> = { ...counts };
-  for (const { step, variant } of sent) inc[`sent.${step}.${variant}`] = (inc[`sent.${step}.${variant}`] ?? 0) + 1;
+  const add = (path: string) => (inc[path] = (inc[path] ?? 0) + 1);
+  for (const { step, variant } of sent) add(`sent.${step}.${variant}`);
+  for (const { step, variant, effect } of effects) add(`answered.${step}.${variant}.${effect}`);
+  if (!Object.keys(inc).length) return;
   if (mark) await incrementCounterOnce(CampaignCounters, campaignId, inc, mark);
   else await incrementCounter(CampaignCounters, campaignId, inc);
 }
@@ -74,3 +92,29 @@ async function nextDue(campaign: CampaignDoc): Promise<number | null> {
     .lean<EnrollmentDoc[]>();
   return first ? nextWindowStart(campaign.schedule, Math.max(nowMs(), first.nextDueAt.getTime())) : null;
 }
+
+/** A step and variant's figures: messages sent, and what came of them (refused at RCPT apart from sent). */
+export type StepCounts = { step: number; variant: number; sent: number } & Record<MessageEffect, number>;
+
+/** Every step and variant a campaign's counters hold (sent, or answered), by step then variant: one read by primary key. */
+export async function campaignStepCounts(campaignId: string): Promise<StepCounts[]> {
+  const counters = await CampaignCounters.findById(campaignId).lean<CampaignCountersDoc>();
+  const found = new Map<string, StepCounts>();
+  const at = (step: string, variant: string) => {
+    const key = `${step}:${variant}`;
+    let counts = found.get(key);
+    if (!counts) {
+      counts = { step: Number(step), variant: Number(variant), sent: 0, ...zeroEffects() };
+      found.set(key, counts);
+    }
+    return counts;
+  };
+  for (const [step, variants] of Object.entries(counters?.sent ?? {}))
+    for (const [variant, sent] of Object.entries(variants)) at(step, variant).sent += sent;
+  for (const [step, variants] of Object.entries(counters?.answered ?? {}))
+    for (const [variant, effects] of Object.entries(variants))
+      for (const effect of messageEffects) at(step, variant)[effect] += effects[effect] ?? 0;
+  return [...found.values()].sort((a, b) => a.step - b.step || a.variant - b.variant);
+}
+
+const zeroEffects = () => Object.fromEntries(messageEffects.map((effect) => [effect, 0])) as Record<MessageEffect, number>;

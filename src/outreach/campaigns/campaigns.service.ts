@@ -32,6 +32,7 @@ export async function toCampaign(doc: CampaignDoc): Promise<CampaignOut> {
     },
     priority: doc.priority,
     track_opens: doc.trackOpens,
+    track_clicks: doc.trackClicks ?? false,
     brand_id: doc.brandId,
     progress: await campaignProgress(doc),
     created_at: doc.createdAt.toISOString(),
@@ -74,6 +75,7 @@ export async function createCampaign(principal: Principal, input: CreateInput): 
     schedule: toSchedule(input.schedule),
     priority: input.priority,
     trackOpens: input.track_opens,
+    trackClicks: input.track_clicks,
   });
   return toCampaign(doc.toObject() as CampaignDoc);
 }
@@ -129,6 +131,12 @@ export async function updateCampaign(workspaceId: string, input: UpdateInput): P
   if (input.priority !== undefined) changes.priority = input.priority;
   const updated = await Campaign.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<CampaignDoc>();
   return toCampaign(updated!);
+}
+
+/** Which of these ids are campaigns of the workspace. */
+export async function workspaceCampaignIds(workspaceId: string, ids: string[]): Promise<Set<string>> {
+  const docs = await Campaign.find({ workspaceId, _id: { $in: ids } }, { _id: 1 }).lean<Array<{ _id: string }>>();
+  return new Set(docs.map((doc) => doc._id));
 }
 
 /** Active campaigns, highest priority first (the engine's order). */

@@ -67,12 +67,23 @@ const campaignCountersSchema = new Schema(
     interrupted: { type: Number, default: 0 },
     /** Sent per step and variant: `{ "<step>": { "<variant>": n } }`. */
     sent: { type: Schema.Types.Mixed, default: {} },
+    /**
+     * What came of the messages of each step and variant, counted for the step whose message it answers:
+     * `{ "<step>": { "<variant>": { opened, clicked, replied, bounced, unsubscribed, refused } } }` (`refused`: at
+     * RCPT, a hard bounce known at once; not in `sent`, which counts messages the server accepted).
+     */
+    answered: { type: Schema.Types.Mixed, default: undefined },
     /** The last batch of each sending process counted here (incrementCounterOnce). */
     applied: { type: Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false, minimize: false },
 );
-export type CampaignCountersDoc = Omit<InferRawDocTypeFromSchema<typeof campaignCountersSchema>, 'sent'> & {
+export type CampaignCountersDoc = Omit<InferRawDocTypeFromSchema<typeof campaignCountersSchema>, 'sent' | 'answered'> & {
   sent: Record<string, Record<string, number>>;
+  answered?: Record<string, Record<string, Partial<Record<MessageEffect, number>>>>;
 };
+
+/** What a campaign's message can come to after it went out, counted per step and variant. */
+export const messageEffects = ['opened', 'clicked', 'replied', 'bounced', 'unsubscribed', 'refused'] as const;
+export type MessageEffect = (typeof messageEffects)[number];
 export const CampaignCounters = mongoose.model('CampaignCounters', campaignCountersSchema, 'outreach_campaign_counters');

@@ -18,6 +18,8 @@ const outreachStatsSchema = new Schema(
     sent: count,
     failed: count,
     opened: count,
+    /** First clicks of a message's links (each link of a message once). */
+    clicked: count,
     bounced: count,
     replied: count,
     unsubscribed: count,

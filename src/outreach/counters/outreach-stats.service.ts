@@ -5,7 +5,7 @@ import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { defineRetentionRule } from '../../db/retention.ts';
 import { OutreachStats, type OutreachStatsDoc } from './outreach-stats.model.ts';
 
-export const outreachEvents = ['sent', 'failed', 'opened', 'bounced', 'replied', 'unsubscribed', 'complained'] as const;
+export const outreachEvents = ['sent', 'failed', 'opened', 'clicked', 'bounced', 'replied', 'unsubscribed', 'complained'] as const;
 export type OutreachEvent = (typeof outreachEvents)[number];
 export type OutreachCounts = Record<OutreachEvent, number>;
 
@@ -35,7 +35,7 @@ export const eventScopes = (about: { workspaceId: string; brandId: string; inbox
   ...(about.campaignId ? [campaignScope(about.campaignId)] : []),
 ];
 
-const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, bounced: 0, replied: 0, unsubscribed: 0, complained: 0 });
+const zero = (): OutreachCounts => ({ sent: 0, failed: 0, opened: 0, clicked: 0, bounced: 0, replied: 0, unsubscribed: 0, complained: 0 });
 
 /** Events to count in each of some scopes. */
 export interface ScopedEvents {

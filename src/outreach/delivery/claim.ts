@@ -20,6 +20,7 @@ export interface DeliveryRequest {
   rendered: { subject: string; html: string; text: string };
   replyTo: string | null;
   trackOpens: boolean;
+  trackClicks: boolean;
   /** The cap counts the send holds a slot of (under its hold): given back when the send did not happen. */
   counts: string[];
 }
@@ -138,6 +139,7 @@ export async function claim(pass: CampaignPass, assigned: Slotted[], hold: SendH
       rendered: slotted.send.rendered,
       replyTo: campaign.replyTo ?? null,
       trackOpens: campaign.trackOpens,
+      trackClicks: campaign.trackClicks,
       counts: slotted.counts,
     };
   };

@@ -1,5 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { openPixelUrl, unsubscribeUrl } from './links.ts';
+import { withTrackedLinks } from './tracked-links.ts';
 
 export interface Outgoing {
   recordId: string;
@@ -14,13 +15,15 @@ export interface Outgoing {
   /** The thread's first message, for a reply step. */
   inReplyTo: string | null;
   trackOpens: boolean;
+  /** Links in the body (not the unsubscribe link) go through /c/<token>, which counts the click. */
+  trackClicks: boolean;
 }
 
 const escapeAttribute = (text: string) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
 
 /**
- * A message as nodemailer sends it: the rendered body with an unsubscribe
- * link (and the open pixel when asked), RFC 8058 one-click unsubscribe
+ * A message as nodemailer sends it: the rendered body (its links tracked
+ * when asked) with an unsubscribe link (and the open pixel when asked), RFC 8058 one-click unsubscribe
  * headers, and threading headers for a reply step.
  */
 export function compose(message: Outgoing): Mail.Options {
@@ -32,7 +35,7 @@ export function compose(message: Outgoing): Mail.Options {
     to: message.to,
     ...(message.replyTo && { replyTo: message.replyTo }),
     subject: message.subject,
-    html: `${message.html}${footer}${pixel}`,
+    html: `${message.trackClicks ? withTrackedLinks(message.html, message.recordId) : message.html}${footer}${pixel}`,
     text: `${message.text}\n\nUnsubscribe: ${unsubscribe}\n`,
     messageId: message.messageId,
     ...(message.inReplyTo && { inReplyTo: message.inReplyTo, references: [message.inReplyTo] }),

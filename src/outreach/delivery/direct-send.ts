@@ -115,6 +115,7 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
       rendered: { subject: input.subject, html, text: plainText(html) },
       replyTo: null,
       trackOpens: false,
+      trackClicks: false,
       counts: [slot.count],
     },
     hold,

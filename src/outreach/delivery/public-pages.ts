@@ -1,6 +1,8 @@
 import { htmlAnswer } from '../../web/answers.ts';
 import { defineDomainRoute } from '../../web/domain-route.ts';
-import { readToken } from './links.ts';
+import { now } from '../../clock.ts';
+import { recordClickSoon } from './clicks.service.ts';
+import { readClickToken, readToken } from './links.ts';
 import { recordOpen, unsubscribeRecipient } from './unsubscribe.service.ts';
 
 const page = (title: string, body: string) =>
@@ -16,10 +18,13 @@ const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
  * The pages a message's links lead to, without a key. `GET /u/{token}`
  * only shows a confirmation (link scanners follow GETs); `POST /u/{token}`
  * unsubscribes — the RFC 8058 one-click request and the page's button
- * alike. `GET /o/{token}.gif` records the first open.
+ * alike. `GET /o/{token}.gif` records the first open. `GET /c/{token}`
+ * redirects to a tracked link's address at once and records the click
+ * (`HEAD` redirects without counting).
  */
 export async function serveOutreachLink(request: Request, pathname: string): Promise<Response> {
   const [, kind, rawToken = ''] = pathname.split('/');
+  if (kind === 'c') return followTrackedLink(request, rawToken);
   if (kind === 'o') {
     const recordId = readToken('open', rawToken.replace(/\.gif$/, ''));
     if (recordId && request.method === 'GET') await recordOpen(recordId);
@@ -44,9 +49,24 @@ export async function serveOutreachLink(request: Request, pathname: string): Pro
   );
 }
 
-/** The pages a sent message's links open: /u/{token} (unsubscribe) and /o/{token} (open pixel). */
+/**
+ * A tracked link: 302 to its address, the click recorded after the answer (recordClickSoon). Only a GET is a click:
+ * a HEAD (link checkers, previews) is redirected and not counted, other methods are 405.
+ */
+async function followTrackedLink(request: Request, token: string): Promise<Response> {
+  const link = readClickToken(token);
+  const location = link && URL.canParse(link.url) ? new URL(link.url).href : null;
+  if (!link || !location) return sendHtml(404, page('Link not found', '<p>This link is not valid.</p>'));
+  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } });
+  if (request.method === 'GET') await recordClickSoon({ recordId: link.recordId, url: link.url, at: now() });
+  return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' } });
+}
+
+const labels: Record<string, string> = { u: '/u/{token}', o: '/o/{token}', c: '/c/{token}' };
+
+/** The pages a sent message's links open: /u/{token} (unsubscribe), /o/{token} (open pixel) and /c/{token} (tracked link). */
 export const outreachLinksRoute = defineDomainRoute({
-  label: (pathname) => (pathname.startsWith('/u/') ? '/u/{token}' : '/o/{token}'),
-  matches: (_request, { pathname }) => pathname.startsWith('/u/') || pathname.startsWith('/o/'),
+  label: (pathname) => labels[pathname.split('/')[1]!]!,
+  matches: (_request, { pathname }) => pathname.startsWith('/u/') || pathname.startsWith('/o/') || pathname.startsWith('/c/'),
   create: () => (request) => serveOutreachLink(request, new URL(request.url).pathname),
 });

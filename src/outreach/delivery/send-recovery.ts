@@ -25,6 +25,9 @@ const recordFields = {
   step: 1,
   variant: 1,
   to: 1,
+  messageId: 1,
+  leadId: 1,
+  sentAt: 1,
 };
 
 /**

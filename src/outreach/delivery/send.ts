@@ -72,6 +72,7 @@ async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
         messageId: record.messageId,
         inReplyTo: record.inReplyTo ?? null,
         trackOpens: request.trackOpens,
+        trackClicks: request.trackClicks,
       }),
     );
     return { outcome: 'sent', sentAt: new Date(nowMs()), smtpResponse: String(info.response ?? '') };

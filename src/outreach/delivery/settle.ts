@@ -20,7 +20,12 @@ import { countOutcomes } from './settle-counts.ts';
 export async function settleAnswers(hold: SendHold, answers: Answer[]): Promise<Delivery[]> {
   await countOutcomes(
     hold.id,
-    answers.map(({ request, outcome, counted }) => ({ ...request.record, status: outcome.status, counted })),
+    answers.map(({ request, outcome, counted }) => ({
+      ...request.record,
+      status: outcome.status,
+      counted,
+      sentAt: outcome.status === 'sent' ? outcome.sentAt : null,
+    })),
   );
   const bounced = answers.filter(({ delivery }) => delivery.outcome === 'bounced');
   const paused = new Set<string>();

@@ -1,7 +1,9 @@
+import { now } from '../../clock.ts';
 import { markUnsubscribed } from '../../leads/index.ts';
 import { stopLeadEnrollments } from './enrollment-state.ts';
 import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
-import { eventScopes, recordOutreachEvent } from '../counters/outreach-stats.service.ts';
+import { emitOpenedEvent } from './email-events.ts';
+import { countMessageEffect } from './message-effects.ts';
 import { findMessage, recordFirstOpen } from './messages.service.ts';
 
 /**
@@ -19,14 +21,22 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
     await stopLeadEnrollments(record.workspaceId, record.leadId, 'unsubscribed');
   }
   if (!already) {
-    await recordOutreachEvent(eventScopes(record), 'unsubscribed');
+    await countMessageEffect(record, 'unsubscribed');
   }
   return true;
 }
 
-/** Records a message's first open (the pixel); later loads change nothing. */
+/**
+ * Records a message's first open (the pixel); later loads change nothing.
+ * Its `outreach.email.opened` event is stored before the open is marked
+ * (its id comes from the message): a process dying between the two leaves
+ * the next load of the pixel to mark it, finding the event stored.
+ */
 export async function recordOpen(recordId: string): Promise<void> {
+  const record = await findMessage(recordId);
+  if (!record || record.status !== 'sent' || record.openedAt) return;
+  await emitOpenedEvent(record, now());
   const opened = await recordFirstOpen(recordId);
   if (!opened) return;
-  await recordOutreachEvent(eventScopes(opened), 'opened');
+  await countMessageEffect(opened, 'opened');
 }

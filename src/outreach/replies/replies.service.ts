@@ -10,6 +10,7 @@ import { pauseEnrollmentUntil, stopEnrollment, stopLeadEnrollments } from '../de
 import { applyBounceGuard } from '../inboxes/inbox-sending.service.ts';
 import { findMessage, recordIdOf, sentMessagesTo } from '../delivery/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../counters/outreach-stats.service.ts';
+import { countMessageEffect } from '../delivery/message-effects.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
 import { queueAnalysis } from './analysis.service.ts';
 import type { Classified } from './classified.ts';
@@ -166,14 +167,19 @@ async function firstTime(key: string): Promise<boolean> {
  * hard bounce suppresses the address, ends the lead's enrollments and
  * feeds the inbox's bounce figures and guard; a complaint suppresses the
  * address, ends the lead's enrollments as unsubscribed and is counted.
+ * A reply and a bounce count for the step (and variant) of the message
+ * they answer.
  */
 async function applyEffects(reply: ReplyDoc): Promise<void> {
   const scopes = eventScopes(reply);
-  const enrollmentId = reply.messageRecordId ? ((await findMessage(reply.messageRecordId))?.enrollmentId ?? null) : null;
+  const answered = reply.messageRecordId ? await findMessage(reply.messageRecordId) : null;
+  const enrollmentId = answered?.enrollmentId ?? null;
+  // Counted in the reply's scopes (the inbox it arrived at), for the step of the message it answers.
+  const countFor = { ...reply, step: answered?.step ?? null, variant: answered?.variant ?? null };
   if (reply.kind === 'reply') {
     if (enrollmentId && reply.campaignId) await stopEnrollment({ _id: enrollmentId, campaignId: reply.campaignId }, 'replied');
     // A reply from a lead counts; mail that matches nothing we sent (newsletters, spam) does not.
-    if (reply.leadId && (await firstTime(`${reply._id}:replied`))) await recordOutreachEvent(scopes, 'replied');
+    if (reply.leadId && (await firstTime(`${reply._id}:replied`))) await countMessageEffect(countFor, 'replied');
     return;
   }
   if (reply.kind === 'auto_reply' && reply.oooUntil && enrollmentId) await pauseEnrollmentUntil(enrollmentId, reply.oooUntil);
@@ -194,6 +200,6 @@ async function applyEffects(reply: ReplyDoc): Promise<void> {
   if (reply.bounceType !== 'hard') return;
   await suppressAddress(reply.workspaceId, reply.bouncedEmail, 'hard_bounce', 'bounce_message');
   if (reply.leadId) await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'bounced');
-  if (await firstTime(`${reply._id}:bounced`)) await recordOutreachEvent(scopes, 'bounced');
+  if (await firstTime(`${reply._id}:bounced`)) await countMessageEffect(countFor, 'bounced');
   await applyBounceGuard(reply.workspaceId, reply.inboxId);
 }

@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { insertNew } from '../../db/insert-new.ts';
+import { log, logFault, outsideRequest } from '../../logger.ts';
+import { Click, type ClickDoc } from './click.model.ts';
+import { emitClickedEvents } from './email-events.ts';
+import { countMessageEffects } from './message-effects.ts';
+import { findMessages } from './messages.service.ts';
+
+/** A click on a tracked link (/c/<token>): the message record and the original address it stands for. */
+export interface TrackedClick {
+  recordId: string;
+  url: string;
+  at: Date;
+}
+
+/** The id of a link's first click in its message: the record and a hash of the address (addresses may be long). */
+const firstClickId = (recordId: string, url: string) => `${recordId}:${createHash('sha256').update(url).digest('base64url').slice(0, 22)}`;
+
+/**
+ * Records clicks, each (message, link, time), with a few writes for all of
+ * them; the first click of a link in a message is counted (the statistics
+ * buckets and the campaign's step counters: unique clicks) and announced
+ * (`outreach.email.clicked`) once. The event is stored before the first
+ * click is (its id comes from the message and the address), so a process
+ * dying between the two leaves the next click of that link to store it,
+ * finding the event there. Clicks of a message that is not ours (gone) are
+ * passed over. This is where a recorded click's other effects belong.
+ */
+export async function recordClicks(clicks: TrackedClick[]): Promise<void> {
+  const messages = await findMessages([...new Set(clicks.map((click) => click.recordId))]);
+  const known = clicks.filter((click) => messages.has(click.recordId));
+  if (!known.length) return;
+  const doc = (click: TrackedClick, _id: string, first: boolean): ClickDoc => {
+    const record = messages.get(click.recordId)!;
+    return {
+      _id,
+      workspaceId: record.workspaceId,
+      messageRecordId: record._id,
+      campaignId: record.campaignId ?? null,
+      leadId: record.leadId ?? null,
+      url: click.url,
+      first,
+      at: click.at,
+    };
+  };
+  // The first click of each link in this batch, unless one was stored before.
+  const candidates = new Map<string, TrackedClick>();
+  for (const click of known) {
+    const id = firstClickId(click.recordId, click.url);
+    if (!candidates.has(id)) candidates.set(id, click);
+  }
+  const before = await Click.find({ _id: { $in: [...candidates.keys()] } }, { _id: 1 }).lean<Array<{ _id: string }>>();
+  for (const { _id } of before) candidates.delete(_id);
+  await emitClickedEvents(
+    [...candidates.values()].map((click) => ({ record: messages.get(click.recordId)!, url: click.url, at: click.at })),
+  );
+  const stored = await insertNew(
+    Click,
+    [...candidates].map(([id, click]) => doc(click, id, true)),
+  );
+  const firsts = new Set([...stored].map((id) => candidates.get(id)!));
+  // Every other click (a later one, or one whose link another process stored first) under an id of its own.
+  await insertNew(
+    Click,
+    known
+      .filter((click) => !firsts.has(click))
+      .map((click) => doc(click, `${firstClickId(click.recordId, click.url)}:${randomBytes(6).toString('base64url')}`, false)),
+  );
+  await countMessageEffects([...firsts].map((click) => ({ record: messages.get(click.recordId)!, effect: 'clicked' as const })));
+}
+
+/** Clicks waiting beyond which a redirect waits for its click to be recorded (the store falling behind): memory stays bounded. */
+const maxBacklog = 10_000;
+/** Clicks recorded with one group of writes, at most. */
+const maxGroup = 1_000;
+const waiting: Array<{ click: TrackedClick; recorded: () => void }> = [];
+let underWay = false;
+
+/**
+ * Records a click with the others that arrive meanwhile (recordClicks: a
+ * group per write, so a busy link costs the store a few writes per group,
+ * not per click), so the redirect need not wait for the store. Resolves at
+ * once, unless the backlog is full: then once this click is recorded.
+ * Failures are logged (the visitor is redirected whatever happens).
+ */
+export function recordClickSoon(click: TrackedClick): Promise<void> {
+  const recorded = new Promise<void>((resolve) => waiting.push({ click, recorded: resolve }));
+  if (!underWay && waiting.length === 1) setImmediate(flush);
+  return waiting.length > maxBacklog ? recorded : Promise.resolve();
+}
+
+async function flush(): Promise<void> {
+  const group = waiting.splice(0, maxGroup);
+  underWay = true;
+  try {
+    // Its writes belong to no request (the one that queued the first click has been answered).
+    await outsideRequest(() => recordClicks(group.map(({ click }) => click)));
+  } catch (error) {
+    log.warn('clicks could not be recorded', { clicks: group.length });
+    logFault(error);
+  } finally {
+    for (const { recorded } of group) recorded();
+    underWay = false;
+    if (waiting.length) setImmediate(flush);
+  }
+}

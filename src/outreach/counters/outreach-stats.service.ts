@@ -122,8 +122,8 @@ export async function totalOverDays(scope: string, days: number, at = nowMs()): 
 /**
  * A scope's counts for each of the last `days` calendar days in `timezone`,
  * oldest first (today included). A local day is the sum of the hourly
- * buckets that start in it: 24, or 23 and 25 across a DST change, read by
- * primary key in parallel (hours still to come are not read); a local day
+ * buckets that start in it: 24, or 23 and 25 across a DST change, all read
+ * with one query by primary key (hours still to come are not read); a local day
  * that is exactly a UTC day is its daily bucket instead. Exact for
  * whole-hour offsets; in a zone offset by a half or quarter hour (India,
  * Nepal, parts of Australia) each hour's events count in the local day the
@@ -148,8 +148,9 @@ export async function localDailyCounts(
     const end = Math.min(current + 1, Math.ceil(endMs / hourMs));
     return { date, ids: Array.from({ length: Math.max(0, end - first) }, (_, n) => `${scope}:h:${first + n}`) };
   });
-  const docs = await Promise.all(spans.map(({ ids }) => Promise.all(ids.map((id) => OutreachStats.findById(id).lean<OutreachStatsDoc>()))));
-  return spans.map(({ date }, index) => ({ date, ...sum(docs[index]!) }));
+  const found = await OutreachStats.find({ _id: { $in: spans.flatMap(({ ids }) => ids) } }).lean<OutreachStatsDoc[]>();
+  const byId = new Map(found.map((doc) => [doc._id, doc]));
+  return spans.map(({ date, ids }) => ({ date, ...sum(ids.map((id) => byId.get(id) ?? null)) }));
 }
 
 /** Drops buckets past their keeping time. */

@@ -54,10 +54,7 @@ async function clicksStored(messageId: string, count: number) {
   const record = await db().collection('outreach_messages').findOne({ messageId });
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const clicks = await db()
-      .collection('outreach_clicks')
-      .find({ messageRecordId: record!._id })
-      .toArray();
+    const clicks = await db().collection('outreach_clicks').find({ messageRecordId: record!._id }).toArray();
     if (clicks.length >= count) return clicks;
     if (Date.now() > deadline) throw new Error(`${clicks.length} of ${count} clicks stored in 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 25));

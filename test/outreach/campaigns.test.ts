@@ -35,6 +35,7 @@ describe('creating and reading campaigns', () => {
       schedule: { timezone: 'UTC', days: [1, 2, 3, 4, 5], start_hour: 9, end_hour: 17 },
       priority: 0,
       track_opens: false,
+      track_clicks: false,
       brand_id: workspace.brandId,
       progress: {
         enrolled: 0,

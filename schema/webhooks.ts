@@ -34,19 +34,14 @@ const campaignIds = z
   .min(1)
   .max(100)
   .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a campaign')
-  .describe(
-    "Campaigns (1 to 100 of the workspace's) to limit the endpoint to: an event naming a campaign is delivered only when it is one of them; events naming no campaign are delivered as `events` says.",
-  );
+  .describe('Limits the endpoint to these campaigns (1 to 100): events naming another campaign are not delivered.');
 
 export const webhook = z
   .object({
     id: uuid,
     url: z.string().describe('Where events are POSTed: https, or http to an address OUTBOUND_ALLOWED_ADDRESSES exempts.'),
     events,
-    campaign_ids: z
-      .array(uuid)
-      .nullable()
-      .describe('The campaigns the endpoint is limited to (events naming another campaign are not delivered), or null for all.'),
+    campaign_ids: z.array(uuid).nullable().describe('The campaigns the endpoint is limited to, or null for all.'),
     enabled: z.boolean().describe('False once disabled: by PATCH, by the receiver answering 410 Gone, or after 5 days of failed attempts.'),
     description: z.string().describe('A note for people.'),
     disabled_reason: z

@@ -56,14 +56,14 @@ export type OutreachStatsOut = z.infer<typeof statsOutput>;
 export const campaignStatsInput = z.object({ id: uuid.describe('The campaign.') });
 
 const campaignCounts = {
-  sent: count.describe('Messages sent (accepted by the SMTP server, or refused at RCPT: a hard bounce known at once).'),
-  opened: count.describe('Messages opened (first open of each; campaigns with `track_opens`).'),
-  clicked: count.describe('Unique clicks: each link of a message counted once, at its first click (campaigns with `track_clicks`).'),
+  sent: count.describe('Messages sent (refused at RCPT included).'),
+  opened: count.describe('First opens.'),
+  clicked: count.describe('Unique clicks: each link of a message once.'),
   replied: count.describe('Replies from leads.'),
-  bounced: count.describe('Hard bounces: refused at RCPT, or a bounce message.'),
-  unsubscribed: count.describe("Recipients who unsubscribed by a message's link."),
+  bounced: count.describe('Hard bounces.'),
+  unsubscribed: count.describe('Unsubscribe links used.'),
 };
-const campaignRate = (of: string) => rate.describe(`${of} / sent over the campaign's life (0 when nothing was sent; at most 1).`);
+const campaignRate = (of: string) => rate.describe(`${of} / sent (0 when nothing was sent).`);
 
 export const campaignStatsOutput = z.object({
   totals: z
@@ -85,8 +85,7 @@ export const campaignStatsOutput = z.object({
         })
         .meta({
           id: 'CampaignStatsStep',
-          description:
-            "One version of a step over the campaign's life: a reply, bounce, click, open or unsubscription counts for the step whose message it answers.",
+          description: "A step version over the campaign's life; each effect counts for the step whose message it answers.",
         }),
     )
     .describe("Every step and variant of the campaign's sequence, and any other that sent (a step removed since), by step then variant."),

@@ -76,6 +76,7 @@ describe('OpenAPI document and reference page', () => {
         'GET /api/outreach/campaigns',
         'PATCH /api/outreach/campaigns',
         'GET /api/outreach/campaigns/{id}',
+        'GET /api/outreach/campaigns/{id}/stats',
         'POST /api/outreach/campaigns/{id}/enroll',
         'POST /api/outreach/send',
         'GET /api/outreach/stats',

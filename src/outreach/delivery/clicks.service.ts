@@ -27,8 +27,8 @@ const firstClickId = (recordId: string, url: string) => `${recordId}:${createHas
  * finding the event there. Clicks of a message that is not ours (gone) are
  * passed over. A busy link costs one insert per group: the messages and the
  * first clicks already seen are remembered (what is read of a sent message
- * does not change; a first click stored stays stored).
- * This is where a recorded click's other effects belong.
+ * does not change; a first click stored stays stored). This is where a
+ * recorded click's other effects belong (a line in the lead's activity).
  */
 export async function recordClicks(clicks: TrackedClick[]): Promise<void> {
   const messages = await messagesOf([...new Set(clicks.map((click) => click.recordId))]);
@@ -132,9 +132,9 @@ let underWay = false;
  * Records a click with the others that arrive within 50 ms and while a
  * group is being written (recordClicks: a busy link costs the store one
  * insert per group, not per click), so the redirect need not wait for the
- * store. Resolves at
- * once, unless the backlog is full: then once this click is recorded.
- * Failures are logged (the visitor is redirected whatever happens).
+ * store. Resolves at once, unless the backlog is full: then once this
+ * click is recorded. Failures are logged (the visitor is redirected
+ * whatever happens).
  */
 export function recordClickSoon(click: TrackedClick): Promise<void> {
   const recorded = new Promise<void>((resolve) => waiting.push({ click, recorded: resolve }));

@@ -1,4 +1,5 @@
 import { emitEvent } from '../../events/events.service.ts';
+import { recordLeadActivity } from '../../leads/index.ts';
 import { toReply } from './list-replies.service.ts';
 import EmailReplyParser from 'email-reply-parser';
 import { isSuppressionEntry } from '../../../schema/outreach/suppressions.ts';
@@ -139,12 +140,41 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
 async function settle(reply: ReplyDoc): Promise<void> {
   if (!reply.effectsAppliedAt) {
     await applyEffects(reply);
+    await recordReplyActivity(reply);
     // Its event is stored once (its id comes from the reply's), however often this runs.
     if (reply.kind === 'reply' || reply.kind === 'bounce')
       await emitEvent(reply.workspaceId, `outreach.${reply.kind}.received`, toReply(reply, false), reply._id);
     await Reply.updateOne({ _id: reply._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
   }
   if (reply.kind !== 'bounce' && !reply.analyzedAt) await queueAnalysis(reply._id);
+}
+
+/** What came back, in its lead's activity: a bounce or complaint as the message bounced, else a reply received. */
+async function recordReplyActivity(reply: ReplyDoc): Promise<void> {
+  if (!reply.leadId) return;
+  const sent = reply.messageRecordId ? await findMessage(reply.messageRecordId) : null;
+  const bounce = reply.kind === 'bounce';
+  await recordLeadActivity([
+    {
+      id: `${reply._id}:received`,
+      workspaceId: reply.workspaceId,
+      leadId: reply.leadId,
+      type: bounce ? 'outreach.email.bounced' : 'outreach.reply.received',
+      at: reply.receivedAt,
+      campaignId: reply.campaignId ?? null,
+      messageId: reply.messageRecordId ?? null,
+      step: sent?.step ?? null,
+      variant: sent?.variant ?? null,
+      data: bounce
+        ? {
+            reply_id: reply._id,
+            bounce_type: reply.bounceType ?? null,
+            code: reply.bounceCode ?? null,
+            complaint: reply.complaint ?? false,
+          }
+        : { reply_id: reply._id, kind: reply.kind, subject: reply.subject },
+    },
+  ]);
 }
 
 /** True the first time it is asked for `key` (a unique insert): counts made by effects that may run again. */

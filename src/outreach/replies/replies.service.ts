@@ -9,6 +9,7 @@ import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { pauseEnrollmentUntil, stopEnrollment, stopLeadEnrollments } from '../delivery/enrollment-state.ts';
 import { applyBounceGuard } from '../inboxes/inbox-sending.service.ts';
+import type { MessageDoc } from '../delivery/message.model.ts';
 import { findMessage, recordIdOf, sentMessagesTo } from '../delivery/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../counters/outreach-stats.service.ts';
 import { suppressAddress } from '../suppressions/suppressions.service.ts';
@@ -61,6 +62,12 @@ async function matchSent(workspaceId: string, classified: Classified, sender: st
   return sent.find((record) => baseSubject(record.subject) === baseSubject(subject)) ?? null;
 }
 
+/** The campaign a message of ours belongs to: an answer to a reply (sent through the API) is in that reply's. */
+async function campaignOf(sent: MessageDoc | null): Promise<string | null> {
+  if (!sent?.answersReplyId) return sent?.campaignId ?? null;
+  return (await Reply.findById(sent.answersReplyId, { campaignId: 1 }).lean<Pick<ReplyDoc, 'campaignId'>>())?.campaignId ?? null;
+}
+
 /** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
 const newText = (mail: ParsedMail) =>
   new EmailReplyParser()
@@ -101,7 +108,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     workspaceId: inbox.workspaceId,
     brandId: inbox.brandId,
     inboxId: inbox.id,
-    campaignId: sent?.campaignId ?? null,
+    campaignId: (await campaignOf(sent)) ?? null,
     leadId: sent?.leadId ?? null,
     messageRecordId: sent?._id ?? null,
     kind: classified.kind,

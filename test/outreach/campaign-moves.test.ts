@@ -57,6 +57,8 @@ describe('POST /api/outreach/campaigns/{id}/remove', () => {
     const res = await post(key, `/api/outreach/campaigns/${first.id}/remove`, { lead_ids: [ids[0], ids[2]] });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ removed: 1, not_enrolled: 1 });
+    const [removal] = (await server.request('GET', `/api/leads/${ids[0]}/activity`, { key })).body.activity;
+    expect(removal).toMatchObject({ type: 'outreach.removed', campaign_id: first.id, data: { reason: 'removed' } });
     expect((await post(key, `/api/outreach/campaigns/${first.id}/remove`, { lead_ids: [ids[0]] })).body).toEqual({
       removed: 0,
       not_enrolled: 1,
@@ -131,6 +133,13 @@ describe('POST /api/outreach/campaigns/{id}/move', () => {
       },
     });
     expect((await getCampaign(server, key, first.id)).progress).toMatchObject({ removed: 2, active: 1 });
+    const story = (await server.request('GET', `/api/leads/${ids[0]}/activity`, { key })).body.activity;
+    expect(
+      story.slice(0, 2).map((entry: { type: string; campaign_id: string; data: unknown }) => [entry.type, entry.campaign_id, entry.data]),
+    ).toEqual([
+      ['outreach.removed', first.id, { reason: 'moved', to_campaign_id: second.id }],
+      ['outreach.enrolled', second.id, {}],
+    ]);
     expect((await getCampaign(server, key, second.id)).progress).toMatchObject({ enrolled: 3, active: 3 });
 
     // The target sends its first step to the moved leads; the source sends them nothing more.

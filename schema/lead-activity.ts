@@ -21,8 +21,8 @@ export type LeadActivityType = (typeof leadActivityTypes)[number];
 export const leadActivityInput = z
   .object({
     id: uuid.describe("The lead's id."),
-    limit: z.coerce.number().int().min(1).max(200).default(50).describe('Entries per page, 1 to 200 (default 50).'),
-    cursor: z.string().min(1).max(200).optional().describe("The previous page's `next_cursor`, for the page after it."),
+    limit: z.coerce.number().int().min(1).max(200).default(50).describe('1 to 200 (default 50).'),
+    cursor: z.string().min(1).max(200).optional().describe('A `next_cursor`.'),
   })
   .meta({ examples: [{ id: exampleId, limit: 50 }] });
 

@@ -146,16 +146,13 @@ export const listCampaignsInput = z.object({
 });
 export const listCampaignsOutput = z.object({ campaigns: z.array(campaign) });
 
-const leadIds = (what: string) => z.array(uuid).min(1).max(500).describe(`1 to 500 leads to ${what}.`);
+const leadIds = z.array(uuid).min(1).max(500).describe('The leads.');
 
 export const enrollInput = z
   .strictObject({
     id: uuid.describe('The campaign.'),
-    lead_ids: leadIds('enroll'),
-    skip_if_in_other_campaign: z
-      .boolean()
-      .default(false)
-      .describe('Skip leads with an active enrollment in another campaign of the workspace (counted as `in_other_campaign`).'),
+    lead_ids: leadIds,
+    skip_if_in_other_campaign: z.boolean().default(false).describe('Skip leads active elsewhere.'),
   })
   .meta({
     examples: [{ id: exampleId, lead_ids: [exampleId] }],
@@ -180,7 +177,7 @@ export const enrollOutput = z.object({
 });
 
 export const removeLeadsInput = z
-  .strictObject({ id: uuid.describe('The campaign.'), lead_ids: leadIds('remove') })
+  .strictObject({ id: uuid.describe('The campaign.'), lead_ids: leadIds })
   .meta({ examples: [{ id: exampleId, lead_ids: [exampleId] }] });
 export const removeLeadsOutput = z.object({
   removed: z.int().describe('Active enrollments stopped now: no further step goes to these leads (a send already under way finishes).'),
@@ -189,9 +186,9 @@ export const removeLeadsOutput = z.object({
 
 export const moveLeadsInput = z
   .strictObject({
-    id: uuid.describe('The campaign the leads leave.'),
-    lead_ids: leadIds('move'),
-    to_campaign_id: uuid.describe('The campaign they are enrolled in, from its first step (same brand, not this one).'),
+    id: uuid.describe('The campaign.'),
+    lead_ids: leadIds,
+    to_campaign_id: uuid.describe('Same brand.'),
   })
   .meta({ examples: [{ id: exampleId, lead_ids: [exampleId], to_campaign_id: exampleId }] });
 export const moveLeadsOutput = z.object({

@@ -85,13 +85,9 @@ export const replyIdInput = z.object({ id: uuid.describe('The reply.') });
 
 export const answerReplyInput = z
   .strictObject({
-    id: uuid.describe('The reply to answer (kind `reply`).'),
-    body_html: z
-      .string()
-      .min(1)
-      .max(100_000)
-      .describe('HTML body, sanitized like a direct send (<p>, <br>, <strong>, <a href>); an unsubscribe link is added.'),
-    body_text: z.string().min(1).max(100_000).optional().describe('The text part (default: written from the HTML).'),
+    id: uuid.describe('The reply (kind `reply`).'),
+    body_html: z.string().min(1).max(100_000).describe('HTML, sanitized.'),
+    body_text: z.string().min(1).max(100_000).optional().describe('Text part (default: from the HTML).'),
   })
   .meta({ examples: [{ id: exampleId, body_html: '<p>Thursday at 10 works. I will send an invite.</p>' }] });
 export const answerReplyOutput = z.object({ message: outreachMessage });

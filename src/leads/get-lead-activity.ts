@@ -9,9 +9,7 @@ export const getLeadActivityProcedure = apiProcedure
       method: 'GET',
       path: '/api/leads/{id}/activity',
       tags: ['Leads'],
-      summary: "A lead's activity, newest first",
-      description:
-        "Created, updated, validated, enrolled, removed, emails sent, opened, clicked and bounced, replies received and sent, unsubscribed. 404 for another workspace's lead.",
+      summary: "A lead's activity",
     },
   })
   .input(leadActivityInput)

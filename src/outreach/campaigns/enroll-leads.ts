@@ -14,7 +14,7 @@ export const enrollLeadsProcedure = apiProcedure
       tags: ['Outreach'],
       summary: 'Enroll leads in a campaign',
       description:
-        'Each lead once per campaign. Leads on the do-not-contact list, unsubscribed, archived or disqualified, without a usable email, already enrolled, or (with `skip_if_in_other_campaign`) active in another campaign are skipped and counted by reason. Needs a paid plan.',
+        'Each lead once per campaign. Leads on the do-not-contact list, unsubscribed, archived or disqualified, without a usable email, or already enrolled are skipped and counted by reason. Needs a paid plan.',
     },
   })
   .input(enrollInput)

@@ -13,8 +13,7 @@ export const moveLeadsProcedure = apiProcedure
       path: '/api/outreach/campaigns/{id}/move',
       tags: ['Outreach'],
       summary: 'Move leads to another campaign',
-      description:
-        'Removed here and enrolled in `to_campaign_id` (same brand) from its first step, under its enrollment rules; a lead it refuses stays here, counted by reason in `skipped`. Needs a paid plan.',
+      description: 'Needs a paid plan.',
     },
   })
   .input(moveLeadsInput)

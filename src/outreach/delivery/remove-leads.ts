@@ -12,8 +12,7 @@ export const removeLeadsProcedure = apiProcedure
       path: '/api/outreach/campaigns/{id}/remove',
       tags: ['Outreach'],
       summary: 'Remove leads from a campaign',
-      description:
-        'No further step goes to them (a send already under way finishes); counted in `progress.removed`. Leads with no active enrollment are counted as `not_enrolled`. Needs a paid plan.',
+      description: 'Needs a paid plan.',
     },
   })
   .input(removeLeadsInput)

@@ -5,6 +5,6 @@ import { sendMessageProcedure } from './send-message.ts';
 
 export const deliveryRouter = router({
   send: sendMessageProcedure,
-  removeLeads: removeLeadsProcedure,
-  moveLeads: moveLeadsProcedure,
+  remove: removeLeadsProcedure,
+  move: moveLeadsProcedure,
 });

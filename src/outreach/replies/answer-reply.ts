@@ -23,8 +23,7 @@ export const answerReplyProcedure = apiProcedure
       path: '/api/outreach/replies/{id}/reply',
       tags: ['Outreach'],
       summary: 'Answer a reply in its thread',
-      description:
-        'From the inbox it arrived at, to its sender, `Re:` its subject, In-Reply-To and References set; the rules of /api/outreach/send. A bounce or automatic reply is 409. Needs a paid plan.',
+      description: 'Under the rules of /api/outreach/send. Needs a paid plan.',
     },
   })
   .input(answerReplyInput)

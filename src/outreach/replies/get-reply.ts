@@ -10,9 +10,8 @@ export const getReplyProcedure = apiProcedure
       method: 'GET',
       path: '/api/outreach/replies/{id}',
       tags: ['Outreach'],
-      summary: 'A reply and its conversation, oldest first',
-      description:
-        "Every message of the reply's campaign to its lead, what came back, and answers sent through the API. Needs a paid plan.",
+      summary: 'A reply and its conversation',
+      description: 'Needs a paid plan.',
     },
   })
   .input(replyIdInput)

@@ -105,7 +105,7 @@ const table: Record<string, { status: number; setup?: (w: World) => Promise<{ pa
     setup: async (w) => {
       const inbox = await createInbox(server, w.apiKey, smtp);
       const id = randomUUID();
-      await mongoose.connection.collection<{ _id: string }>('outreach_replies').insertOne({
+      await mongoose.connection.collection<Record<string, unknown> & { _id: string }>('outreach_replies').insertOne({
         _id: id,
         workspaceId: w.workspaceId,
         brandId: inbox.brand_id,

@@ -61,13 +61,17 @@ export async function listLeadActivity(
   input: z.infer<typeof leadActivityInput>,
 ): Promise<z.infer<typeof leadActivityOutput>> {
   const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
-  if (!(await Lead.exists({ _id: input.id, workspaceId }))) throw notFound('Lead');
   const filter: Record<string, unknown> = { leadId: input.id };
   if (after) filter.$or = [{ at: { $lt: new Date(after.at) } }, { at: new Date(after.at), _id: { $lt: after.id } }];
-  const docs = await LeadActivity.find(filter)
-    .sort({ at: -1, _id: -1 })
-    .limit(input.limit + 1)
-    .lean<LeadActivityDoc[]>();
+  // The lead's ownership and its page read side by side: a page of another workspace's lead is never answered.
+  const [owned, docs] = await Promise.all([
+    Lead.exists({ _id: input.id, workspaceId }),
+    LeadActivity.find(filter)
+      .sort({ at: -1, _id: -1 })
+      .limit(input.limit + 1)
+      .lean<LeadActivityDoc[]>(),
+  ]);
+  if (!owned) throw notFound('Lead');
   const page = docs.slice(0, input.limit);
   return {
     activity: page.map((doc) => ({

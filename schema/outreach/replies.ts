@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateTime, exampleId, nullableDateTime, uuid } from '../common.ts';
-import { outreachMessage } from './send.ts';
+import { sendMessageOutput } from './send.ts';
 
 const kinds = ['reply', 'bounce', 'auto_reply'] as const;
 const sentimentValues = ['positive', 'neutral', 'negative', 'objection', 'unsubscribe', 'ooo', 'referral'] as const;
@@ -90,7 +90,8 @@ export const answerReplyInput = z
     body_text: z.string().min(1).max(100_000).optional().describe('Text part (default: from the HTML).'),
   })
   .meta({ examples: [{ id: exampleId, body_html: '<p>Thursday at 10 works. I will send an invite.</p>' }] });
-export const answerReplyOutput = z.object({ message: outreachMessage });
+/** As a direct send answers (one contract, one named type). */
+export const answerReplyOutput = sendMessageOutput;
 
 export const conversationMessage = z
   .object({

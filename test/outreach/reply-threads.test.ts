@@ -158,6 +158,33 @@ describe('POST /api/outreach/replies/{id}/reply and GET /api/outreach/replies/{i
       );
     await mail('ooo', 'Automatic reply: Hello', ['Auto-Submitted: auto-replied'], later(1));
     await mail('person', 'Re: Hello', [], later(2));
+    await imap.append(
+      'second',
+      [
+        'From: Mail Delivery System <MAILER-DAEMON@mx.elsewhere.test>',
+        `To: ${from}`,
+        'Subject: Undelivered Mail Returned to Sender',
+        `Date: ${later(3)}`,
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/report; report-type=delivery-status; boundary="B"',
+        '',
+        '--B',
+        'Content-Type: text/plain',
+        '',
+        'Your message could not be delivered.',
+        '--B',
+        'Content-Type: message/delivery-status',
+        '',
+        'Reporting-MTA: dns; mx.elsewhere.test',
+        '',
+        'Final-Recipient: rfc822; nobody@elsewhere.test',
+        'Action: failed',
+        'Status: 5.1.1',
+        '',
+        '--B--',
+        '',
+      ].join('\r\n'),
+    );
     await readMailboxes();
     const { replies } = (await server.request('GET', '/api/outreach/replies', { key })).body;
     const automatic = replies.find((r: { kind: string }) => r.kind === 'auto_reply');
@@ -168,6 +195,10 @@ describe('POST /api/outreach/replies/{id}/reply and GET /api/outreach/replies/{i
     const refused = await answer(automatic.id);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'conflict', kind: 'auto_reply' });
+    const bounce = replies.find((r: { kind: string }) => r.kind === 'bounce');
+    const bounced = await answer(bounce.id);
+    expect(bounced.status).toBe(409);
+    expect(bounced.body).toMatchObject({ code: 'conflict', kind: 'bounce' });
 
     await server.request('PATCH', `/api/outreach/inboxes/${inbox.id}`, { key, body: { paused: true } });
     expect((await answer(person.id)).body.code).toBe('inbox_paused');

@@ -74,6 +74,7 @@ export const errorBody = z
       .describe(
         "`conflict` on changing a campaign or enrolling in it: the campaign's status now; on cancelling a validation job that has ended: its status.",
       ),
+    kind: z.string().optional().describe('`conflict` on answering a reply: its kind (`bounce` or `auto_reply`), which cannot be answered.'),
     cap: count.optional().describe("`inbox_cap_reached`: the inbox's cap today (sends in any rolling 24 hours)."),
     stored: z
       .array(

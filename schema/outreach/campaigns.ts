@@ -96,6 +96,7 @@ export const campaignProgress = z
     replied: z.int().describe('Enrollments stopped by a reply.'),
     bounced: z.int().describe('Enrollments stopped by a bounce.'),
     unsubscribed: z.int().describe('Enrollments stopped because the lead unsubscribed.'),
+    removed: z.int().describe('Enrollments stopped by `remove` or moved to another campaign by `move`.'),
     failed: z
       .int()
       .describe(
@@ -150,22 +151,61 @@ export const listCampaignsInput = z.object({
 });
 export const listCampaignsOutput = z.object({ campaigns: z.array(campaign) });
 
+const leadIds = z.array(uuid).min(1).max(500).describe('The leads.');
+
 export const enrollInput = z
-  .strictObject({ id: uuid.describe('The campaign.'), lead_ids: z.array(uuid).min(1).max(500).describe('1 to 500 leads to enroll.') })
+  .strictObject({
+    id: uuid.describe('The campaign.'),
+    lead_ids: leadIds,
+    skip_if_in_other_campaign: z.boolean().default(false).describe('Skip leads active elsewhere.'),
+  })
   .meta({
     examples: [{ id: exampleId, lead_ids: [exampleId] }],
   });
 const skipped = z.int();
+const enrollmentSkipReasons = {
+  suppressed: skipped.describe('On the do-not-contact list.'),
+  unsubscribed: skipped.describe('The lead unsubscribed.'),
+  archived: skipped.describe('The lead is archived (or disqualified).'),
+  already_enrolled: skipped.describe('Already in this campaign.'),
+  no_email: skipped.describe("The lead has no email address (or is not the workspace's)."),
+  invalid_email: skipped.describe('The address is malformed, or email validation found it invalid (`email_status` `invalid`).'),
+};
 export const enrollOutput = z.object({
   enrolled: z.int().describe('Leads enrolled now.'),
   skipped: z
     .object({
-      suppressed: skipped.describe('On the do-not-contact list.'),
-      unsubscribed: skipped.describe('The lead unsubscribed.'),
-      archived: skipped.describe('The lead is archived (or disqualified).'),
-      already_enrolled: skipped.describe('Already in this campaign.'),
-      no_email: skipped.describe("The lead has no email address (or is not the workspace's)."),
-      invalid_email: skipped.describe('The address is malformed, or email validation found it invalid (`email_status` `invalid`).'),
+      ...enrollmentSkipReasons,
+      in_other_campaign: skipped.describe('Active in another campaign of the workspace (with `skip_if_in_other_campaign`).'),
     })
     .meta({ id: 'EnrollmentSkips', description: 'Leads not enrolled, by reason.' }),
+});
+
+export const removeLeadsInput = z
+  .strictObject({ id: uuid.describe('The campaign.'), lead_ids: leadIds })
+  .meta({ examples: [{ id: exampleId, lead_ids: [exampleId] }] });
+export const removeLeadsOutput = z.object({
+  removed: z.int().describe('Active enrollments stopped now: no further step goes to these leads (a send already under way finishes).'),
+  not_enrolled: z.int().describe("Leads with no active enrollment in the campaign (never enrolled, ended, or not the workspace's)."),
+});
+
+export const moveLeadsInput = z
+  .strictObject({
+    id: uuid.describe('The campaign.'),
+    lead_ids: leadIds,
+    to_campaign_id: uuid.describe('Same brand.'),
+  })
+  .meta({ examples: [{ id: exampleId, lead_ids: [exampleId], to_campaign_id: exampleId }] });
+export const moveLeadsOutput = z.object({
+  moved: z.int().describe('Leads removed from this campaign and enrolled in the target.'),
+  skipped: z
+    .object({
+      ...enrollmentSkipReasons,
+      already_enrolled: skipped.describe('Already enrolled in the target campaign (ever: a lead is enrolled once per campaign).'),
+      not_enrolled: skipped.describe('No active enrollment in this campaign.'),
+    })
+    .meta({
+      id: 'MoveSkips',
+      description: 'Leads not moved, by reason: those the target refuses stay where they are.',
+    }),
 });

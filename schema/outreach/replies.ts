@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { dateTime, nullableDateTime, uuid } from '../common.ts';
+import { dateTime, exampleId, nullableDateTime, uuid } from '../common.ts';
+import { sendMessageOutput } from './send.ts';
 
 const kinds = ['reply', 'bounce', 'auto_reply'] as const;
 const sentimentValues = ['positive', 'neutral', 'negative', 'objection', 'unsubscribe', 'ooo', 'referral'] as const;
@@ -78,4 +79,40 @@ export const listRepliesOutput = z.object({
     .meta({ id: 'ReplySentimentSummary' })
     .optional()
     .describe('Sentiment summary of the replies (kind `reply`) under every filter but `kind` and `sentiment`. Pro and Business only.'),
+});
+
+export const replyIdInput = z.object({ id: uuid.describe('The reply.') });
+
+export const answerReplyInput = z
+  .strictObject({
+    id: uuid.describe('The reply (kind `reply`).'),
+    body_html: z.string().min(1).max(100_000).describe('HTML, sanitized.'),
+    body_text: z.string().min(1).max(100_000).optional().describe('Text part (default: from the HTML).'),
+  })
+  .meta({ examples: [{ id: exampleId, body_html: '<p>Thursday at 10 works. I will send an invite.</p>' }] });
+/** As a direct send answers (one contract, one named type). */
+export const answerReplyOutput = sendMessageOutput;
+
+export const conversationMessage = z
+  .object({
+    direction: z.enum(['out', 'in']).describe('`out`: sent by an inbox; `in`: came back to one.'),
+    kind: z
+      .enum(['step', 'answer', ...kinds])
+      .describe('`step` (a campaign step) or `answer` (sent through the API) going out; the reply kind coming in.'),
+    message_id: z.string().nullable().describe('Its Message-ID header (null for mail that came without one).'),
+    subject: z.string(),
+    from: z.string().describe('The sending address.'),
+    to: z.string().describe('The receiving address.'),
+    at: dateTime.describe('Sent, or received.'),
+    body_text: z.string().describe("The text: what went out; a reply's new text."),
+  })
+  .meta({ id: 'ConversationMessage' });
+
+export const replyThreadOutput = z.object({
+  reply,
+  thread: z
+    .array(conversationMessage)
+    .describe(
+      "Oldest first: every message of the reply's campaign to its lead, what came back from the lead, and answers sent through the API.",
+    ),
 });

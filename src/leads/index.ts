@@ -4,6 +4,8 @@
  */
 export { leadExportAccess, leadExportPath, leadExportRoute } from './export-leads.route.ts';
 export { leadCapacity } from './leads.service.ts';
+// A lead's activity: the facts other domains' flows cause, recorded as they happen.
+export { recordLeadActivity, type LeadActivityEntry } from './lead-activity.service.ts';
 export { listFields } from './lead-fields.service.ts';
 // Email validation: the leads a job checks, and its verdicts written back.
 export { leadsToValidate, recordEmailValidations, type LeadToValidate } from './lead-validation.service.ts';
@@ -15,6 +17,7 @@ export {
   markContacted,
   markLeadsContacted,
   markUnsubscribed,
+  type UnsubscribeCause,
   type OutreachLead,
 } from './lead-outreach.service.ts';
 // Agent runs: the leads a run found, saved and listed, their empty fields filled, and the research profiles.

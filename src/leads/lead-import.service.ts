@@ -8,6 +8,7 @@ import { checkCustomValue } from './custom-values.ts';
 import { workDomainOf } from '../email-address/address-facts.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
 import { inLeadCapTurn, leadLimit, leadLimitError } from './lead-cap.ts';
+import { recordLeadActivity } from './lead-activity.service.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { databaseFault, storageFullError } from '../errors/database-faults.ts';
@@ -21,6 +22,8 @@ interface Origin {
   search?: { id: string; label: string };
   /** The credential's brand, where leads go unless the import names one (null: the workspace's default). */
   brandId?: string | null;
+  /** How the leads came, for their `lead.created` activity: default `agent` for an agent run's, else `api`. */
+  source?: 'api' | 'import' | 'agent';
 }
 
 type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: string; searchText: string };
@@ -109,6 +112,17 @@ async function storeLeads(
 
   const insertedIds = new Set(inserted);
   const stored = docs.filter((doc) => insertedIds.has(doc._id));
+  const source = origin.source ?? (origin.agentRunId ? 'agent' : 'api');
+  await recordLeadActivity(
+    stored.map((doc) => ({
+      id: `${doc._id}:created`,
+      workspaceId,
+      leadId: doc._id,
+      type: 'lead.created',
+      at: doc.createdAt,
+      data: { source, ...(origin.agentRunId && { agent_run_id: origin.agentRunId }) },
+    })),
+  );
   return { created: stored.length, duplicates: leads.length - stored.length, leads: stored.map(toLead) };
 }
 

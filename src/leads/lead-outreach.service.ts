@@ -2,6 +2,7 @@ import { toLead } from './lead-mapper.ts';
 import { emitEvent } from '../events/events.service.ts';
 import { now } from '../clock.ts';
 import { derivedKeys } from './lead-mapper.ts';
+import { recordLeadActivity } from './lead-activity.service.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 
 /** What outreach needs of a lead: where to write, what to merge, and whether it may be written to at all. */
@@ -79,19 +80,40 @@ export async function markLeadsContacted(leads: Array<{ id: string; status?: Lea
     await Lead.updateMany({ _id: { $in: ids }, status: { $in: beforeContact } }, { $set: { status: 'contacted', updatedAt: now() } });
 }
 
+/** What made a lead unsubscribe, for its activity: the link in a message, or a reply asking to stop. */
+export interface UnsubscribeCause {
+  source: 'unsubscribe_link' | 'reply';
+  campaignId?: string | null;
+  messageId?: string | null;
+}
+
 /**
  * The lead asked to hear no more: its `unsubscribed_at` is set (once), and
  * announced. Asked again, it stores the event of the first time if the
  * process that set it died before doing so.
  */
-export async function markUnsubscribed(leadId: string): Promise<void> {
+export async function markUnsubscribed(leadId: string, cause: UnsubscribeCause): Promise<void> {
   const at = now();
   const updated = await Lead.findOneAndUpdate(
     { _id: leadId, unsubscribedAt: null },
     { $set: { unsubscribedAt: at, unsubscribeEventPendingAt: at, updatedAt: at } },
     { returnDocument: 'after' },
   ).lean<LeadDoc>();
-  if (updated) return announceUnsubscription(updated, at);
+  if (updated) {
+    await recordLeadActivity([
+      {
+        id: `${leadId}:unsubscribed:${at.getTime()}`,
+        workspaceId: updated.workspaceId,
+        leadId,
+        type: 'outreach.unsubscribed',
+        at,
+        campaignId: cause.campaignId ?? null,
+        messageId: cause.messageId ?? null,
+        data: { source: cause.source },
+      },
+    ]);
+    return announceUnsubscription(updated, at);
+  }
   const unannounced = await Lead.findOne({ _id: leadId, unsubscribeEventPendingAt: { $gt: new Date(0) } }).lean<LeadDoc>();
   if (unannounced) await announceUnsubscription(unannounced, unannounced.unsubscribeEventPendingAt!);
 }

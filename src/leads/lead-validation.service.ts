@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/index.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { leadListFilter } from './leads.service.ts';
+import { recordLeadActivity } from './lead-activity.service.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 
 /** What email validation needs of a lead: its address and its last validation. */
@@ -113,5 +114,28 @@ export async function recordEmailValidations(workspaceId: string, writes: EmailV
     })),
     { ordered: false },
   );
+  await recordValidatedActivity(workspaceId, writes, result.matchedCount);
   return result.matchedCount;
+}
+
+/** Each lead given its verdict: a `lead.validated` entry (those whose email changed meanwhile got none, and have none). */
+async function recordValidatedActivity(workspaceId: string, writes: EmailValidationWrite[], matched: number): Promise<void> {
+  let written = writes;
+  if (matched < writes.length) {
+    const current = await Lead.find({ workspaceId, _id: { $in: writes.map(({ lead }) => lead.id) } }, { email: 1 }).lean<
+      Array<Pick<LeadDoc, '_id' | 'email'>>
+    >();
+    const emails = new Map(current.map((doc) => [doc._id, doc.email]));
+    written = writes.filter(({ lead }) => emails.get(lead.id) === lead.email);
+  }
+  await recordLeadActivity(
+    written.map(({ lead, validation }) => ({
+      id: `${lead.id}:validated:${validation.email_validated_at.getTime()}`,
+      workspaceId,
+      leadId: lead.id,
+      type: 'lead.validated',
+      at: validation.email_validated_at,
+      data: { email: lead.email, email_status: validation.email_status },
+    })),
+  );
 }

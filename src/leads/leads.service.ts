@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   coreFields,
@@ -20,6 +21,7 @@ import { columnsFor, listFields, recordUndeclaredKeys, type ColumnsByKey } from 
 import { workDomainOf } from '../email-address/address-facts.ts';
 import { derivedKeys, toLead } from './lead-mapper.ts';
 import { allLeadCount, inLeadCapTurn, leadLimit, leadLimitError, storedLeadCount } from './lead-cap.ts';
+import { deleteLeadActivity, recordLeadActivity } from './lead-activity.service.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/index.ts';
@@ -138,7 +140,24 @@ export async function updateLead(workspaceId: string, input: z.infer<typeof upda
   const custom = field !== undefined && !isCoreField(field) ? await checkedCustomField(workspaceId, field, input.value ?? null) : undefined;
   const lead = await writeLeadChanges(workspaceId, custom ? { ...input, value: custom.value } : input);
   if (custom) await recordUndeclaredKeys(workspaceId, [field!], custom.columns);
+  const fields = [
+    field,
+    input.status !== undefined && 'status',
+    input.score !== undefined && 'score',
+    input.archived !== undefined && 'archived',
+  ];
+  await recordUpdates(workspaceId, [{ id: lead._id, fields: fields.filter((name): name is string => typeof name === 'string') }]);
   return toLead(lead);
+}
+
+/** A `lead.updated` entry per lead, naming the fields the request changed. */
+async function recordUpdates(workspaceId: string, updates: Array<{ id: string; fields: string[] }>): Promise<void> {
+  const at = now();
+  await recordLeadActivity(
+    updates
+      .filter((update) => update.fields.length)
+      .map(({ id, fields }) => ({ id: randomUUID(), workspaceId, leadId: id, type: 'lead.updated', at, data: { fields } })),
+  );
 }
 
 /**
@@ -238,7 +257,14 @@ export async function bulkUpdateLeads(workspaceId: string, input: z.infer<typeof
   // Archive state first: a restore refused with lead_limit changes nothing.
   const moved = input.archived === undefined ? [] : await setArchived(workspaceId, leads, input.archived);
   const restatused = input.status === undefined ? [] : await setStatus(workspaceId, leads, input.status);
-  return new Set([...moved, ...restatused]).size;
+  const [archivedIds, statusIds] = [new Set(moved), new Set(restatused)];
+  const changed = new Set([...moved, ...restatused]);
+  const fieldsOf = (id: string) => [...(archivedIds.has(id) ? ['archived'] : []), ...(statusIds.has(id) ? ['status'] : [])];
+  await recordUpdates(
+    workspaceId,
+    [...changed].map((id) => ({ id, fields: fieldsOf(id) })),
+  );
+  return changed.size;
 }
 
 type BulkLead = Pick<LeadDoc, '_id' | 'status' | 'archivedAt'>;
@@ -271,7 +297,9 @@ async function setStatus(workspaceId: string, leads: BulkLead[], status: LeadDoc
 }
 
 export async function deleteLeads(workspaceId: string, ids: string[]): Promise<number> {
-  const result = await Lead.deleteMany({ workspaceId, _id: { $in: [...new Set(ids)] } });
+  const unique = [...new Set(ids)];
+  const result = await Lead.deleteMany({ workspaceId, _id: { $in: unique } });
+  await deleteLeadActivity(workspaceId, unique);
   return result.deletedCount;
 }
 

@@ -4,6 +4,7 @@ import { createFieldProcedure } from './create-field.ts';
 import { deleteLeadsProcedure } from './delete-leads.ts';
 import { getCapacityProcedure } from './get-capacity.ts';
 import { getLeadProcedure } from './get-lead.ts';
+import { getLeadActivityProcedure } from './get-lead-activity.ts';
 import { importLeadsProcedure } from './import-leads.ts';
 import { listFieldsProcedure } from './list-fields.ts';
 import { listLeadsProcedure } from './list-leads.ts';
@@ -14,6 +15,7 @@ import { updateLeadProcedure } from './update-lead.ts';
 export const leadsRouter = router({
   list: listLeadsProcedure,
   get: getLeadProcedure,
+  activity: getLeadActivityProcedure,
   import: importLeadsProcedure,
   update: updateLeadProcedure,
   bulkUpdate: bulkUpdateLeadsProcedure,

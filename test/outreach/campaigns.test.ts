@@ -44,6 +44,7 @@ describe('creating and reading campaigns', () => {
         replied: 0,
         bounced: 0,
         unsubscribed: 0,
+        removed: 0,
         failed: 0,
         interrupted: 0,
         steps: [],
@@ -177,7 +178,7 @@ describe('POST /api/outreach/campaigns/{id}/enroll', () => {
     ]);
     expect(result).toEqual({
       enrolled: 1,
-      skipped: { suppressed: 2, unsubscribed: 1, archived: 2, already_enrolled: 0, no_email: 2, invalid_email: 1 },
+      skipped: { suppressed: 2, unsubscribed: 1, archived: 2, already_enrolled: 0, no_email: 2, invalid_email: 1, in_other_campaign: 0 },
     });
     expect((await enroll(server, key, id, [ok!])).skipped.already_enrolled).toBe(1);
     expect((await server.request('GET', `/api/outreach/campaigns/${id}`, { key })).body.campaign.progress).toMatchObject({

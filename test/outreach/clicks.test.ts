@@ -61,6 +61,17 @@ async function clicksStored(messageId: string, count: number) {
   }
 }
 
+/** The lead's `outreach.email.clicked` activity once `count` entries are there (or what is there after 10 s). */
+async function clickedActivity(key: string, leadId: string, count: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { activity } = (await server.request('GET', `/api/leads/${leadId}/activity`, { key })).body;
+    const clicked = (activity as Array<{ type: string; data: { url: string } }>).filter((entry) => entry.type === 'outreach.email.clicked');
+    if (clicked.length >= count || Date.now() > deadline) return clicked;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** A click token signed as our links are, under `secretsKey` (HKDF of the key, HMAC of the purpose and the value). */
 function tokenUnder(secretsKey: string, recordId: string, url: string) {
   const key = Buffer.from(hkdfSync('sha256', Buffer.from(secretsKey, 'base64'), Buffer.alloc(0), 'leadops/signing/outreach-links', 32));
@@ -91,7 +102,7 @@ describe('click tracking', () => {
   });
 
   it('records every GET, counts each link of a message once, and leaves HEAD and other methods uncounted', async () => {
-    const { key, campaign, mail, html } = await sentTo('clicker@clicks.test', { track_clicks: true });
+    const { key, campaign, lead, mail, html } = await sentTo('clicker@clicks.test', { track_clicks: true });
     const [toPricing, toCase] = hrefs(html)
       .filter((href) => href.includes('/c/'))
       .map((href) => new URL(href).pathname);
@@ -109,6 +120,8 @@ describe('click tracking', () => {
     const events = await db().collection('events').find({ type: 'outreach.email.clicked', 'data.campaign_id': campaign.id }).toArray();
     expect(events.map((event) => event.data.url).sort()).toEqual([caseStudy, pricing]);
     expect(events[0]!.data).toMatchObject({ message_id: mail.parsed.messageId, step: 0, variant: 0, at: expect.any(String) });
+    // Each link's first click is a line in the lead's activity, with its address (written just after the clicks).
+    expect((await clickedActivity(key, lead.id, 2)).map((entry) => entry.data.url).sort()).toEqual([caseStudy, pricing]);
     // A HEAD and a POST made no click: three stored, no more, after a pause.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await clicksStored(mail.parsed.messageId!, 3)).toHaveLength(3);

@@ -69,7 +69,7 @@ describe('an address validated invalid', () => {
     );
     expect(result).toEqual({
       enrolled: 5,
-      skipped: { suppressed: 0, unsubscribed: 0, archived: 0, already_enrolled: 0, no_email: 0, invalid_email: 1 },
+      skipped: { suppressed: 0, unsubscribed: 0, archived: 0, already_enrolled: 0, no_email: 0, invalid_email: 1, in_other_campaign: 0 },
     });
     await updateCampaign(server, key, { id: campaign.id, status: 'active' });
     await runOutreachPass();

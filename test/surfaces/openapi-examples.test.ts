@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import mongoose from 'mongoose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useBrowser } from '../support/browser.ts';
@@ -31,7 +33,7 @@ beforeAll(async () => {
 
 /** A workspace on the plan that has every feature, and calls made with its owner key (`*`). */
 async function world() {
-  const { apiKey } = await createTestWorkspace('business');
+  const { apiKey, workspaceId } = await createTestWorkspace('business');
   const call = async (operation: string, path: string, body: Body) => {
     const res = await server.request(operation.split(' ')[0]!, path, { key: apiKey, body });
     expect(res.status, `${operation}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -43,6 +45,7 @@ async function world() {
   const sequence = async () => (await create('POST /api/outreach/sequences')).sequence.id as string;
   return {
     apiKey,
+    workspaceId,
     create,
     inbox,
     sequence,
@@ -87,6 +90,35 @@ const table: Record<string, { status: number; setup?: (w: World) => Promise<{ pa
   'POST /api/outreach/campaigns/{id}/enroll': {
     status: 200,
     setup: async (w) => ({ path: { id: await w.campaign() }, body: { lead_ids: [await w.lead()] } }),
+  },
+  'POST /api/outreach/campaigns/{id}/remove': {
+    status: 200,
+    setup: async (w) => ({ path: { id: await w.campaign() }, body: { lead_ids: [await w.lead()] } }),
+  },
+  'POST /api/outreach/campaigns/{id}/move': {
+    status: 200,
+    setup: async (w) => ({ path: { id: await w.campaign() }, body: { lead_ids: [await w.lead()], to_campaign_id: await w.campaign() } }),
+  },
+  // A reply comes from a mailbox: one is stored as reading it would, from the test's SMTP inbox's mailbox, and answered for real.
+  'POST /api/outreach/replies/{id}/reply': {
+    status: 201,
+    setup: async (w) => {
+      const inbox = await createInbox(server, w.apiKey, smtp);
+      const id = randomUUID();
+      await mongoose.connection.collection<Record<string, unknown> & { _id: string }>('outreach_replies').insertOne({
+        _id: id,
+        workspaceId: w.workspaceId,
+        brandId: inbox.brand_id,
+        inboxId: inbox.id,
+        kind: 'reply',
+        fromEmail: 'jane.doe@example.com',
+        subject: 'Re: Quick question',
+        bodyText: 'Sounds good.',
+        messageId: '<jane-1@example.com>',
+        receivedAt: new Date(),
+      });
+      return { path: { id } };
+    },
   },
   'POST /api/outreach/suppressions': { status: 201 },
   'DELETE /api/outreach/suppressions': { status: 200 },

@@ -41,7 +41,17 @@ export async function countForCampaign(
   else await incrementCounter(CampaignCounters, campaignId, inc);
 }
 
-const stoppedReasons = ['replied', 'bounced', 'unsubscribed', 'suppressed', 'archived', 'failed', 'lead_gone', 'invalid_email'] as const;
+const stoppedReasons = [
+  'replied',
+  'bounced',
+  'unsubscribed',
+  'suppressed',
+  'archived',
+  'failed',
+  'lead_gone',
+  'invalid_email',
+  'removed',
+] as const;
 
 /** Enrollments still going: enrolled, less those finished or stopped. */
 const activeOf = (counters: Partial<CampaignCountersDoc>) => {
@@ -68,6 +78,7 @@ export async function campaignProgress(campaign: CampaignDoc): Promise<CampaignO
     replied: count('replied'),
     bounced: count('bounced'),
     unsubscribed: count('unsubscribed'),
+    removed: count('removed'),
     // Suppressed, archived and vanished leads, addresses validated invalid, and permanent failures: stopped for a
     // reason other than the lead's answer.
     failed: count('failed') + count('suppressed') + count('archived') + count('lead_gone') + count('invalid_email'),

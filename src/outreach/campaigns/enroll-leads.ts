@@ -19,4 +19,9 @@ export const enrollLeadsProcedure = apiProcedure
   })
   .input(enrollInput)
   .output(enrollOutput)
-  .mutation(({ ctx, input }) => enrollLeads(ctx.principal.workspaceId, input.id, input.lead_ids));
+  .mutation(async ({ ctx, input }) => {
+    const { enrolled, skipped } = await enrollLeads(ctx.principal.workspaceId, input.id, input.lead_ids, {
+      skipIfInOtherCampaign: input.skip_if_in_other_campaign,
+    });
+    return { enrolled, skipped };
+  });

@@ -10,6 +10,7 @@ export const stopReasons = [
   'failed',
   'lead_gone',
   'invalid_email',
+  'removed',
 ] as const;
 
 /** A lead in a campaign: which step it is at and when that step is due. One per (campaign, lead), by its id. */
@@ -64,6 +65,8 @@ const campaignCountersSchema = new Schema(
     failed: { type: Number, default: 0 },
     lead_gone: { type: Number, default: 0 },
     invalid_email: { type: Number, default: 0 },
+    /** Stopped by a remove or a move to another campaign. */
+    removed: { type: Number, default: 0 },
     interrupted: { type: Number, default: 0 },
     /** Sent per step and variant: `{ "<step>": { "<variant>": n } }`. */
     sent: { type: Schema.Types.Mixed, default: {} },

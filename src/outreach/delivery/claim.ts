@@ -119,6 +119,8 @@ export async function claim(pass: CampaignPass, assigned: Slotted[], hold: SendH
         variant: slotted.send.variant,
         to: slotted.send.lead.email,
         subject: slotted.send.rendered.subject,
+        // Kept for the conversation a reply opens (GET /api/outreach/replies/{id}): what the lead read.
+        bodyText: slotted.send.rendered.text,
         messageId: newMessageId(recordId, slotted.inbox.from),
         inReplyTo: slotted.send.threadUnder,
         hold: hold.id,

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { insertNew } from '../../db/insert-new.ts';
+import { recordLeadActivity } from '../../leads/index.ts';
 import { log, logFault, outsideRequest } from '../../logger.ts';
 import { Click, type ClickDoc } from './click.model.ts';
 import { emitClickedEvents } from './email-events.ts';
 import { countMessageEffects } from './message-effects.ts';
+import { messageActivity } from './message-activity.ts';
 import type { MessageDoc } from './message.model.ts';
 import { findMessages } from './messages.service.ts';
 
@@ -14,8 +16,10 @@ export interface TrackedClick {
   at: Date;
 }
 
-/** The id of a link's first click in its message: the record and a hash of the address (addresses may be long). */
-const firstClickId = (recordId: string, url: string) => `${recordId}:${createHash('sha256').update(url).digest('base64url').slice(0, 22)}`;
+/** A link's short name within its message: a hash of the address (addresses may be long). */
+const linkKey = (url: string) => createHash('sha256').update(url).digest('base64url').slice(0, 22);
+/** The id of a link's first click in its message. */
+const firstClickId = (recordId: string, url: string) => `${recordId}:${linkKey(url)}`;
 
 /**
  * Records clicks, each (message, link, time), with a few writes for all of
@@ -28,7 +32,8 @@ const firstClickId = (recordId: string, url: string) => `${recordId}:${createHas
  * passed over. A busy link costs one insert per group: the messages and the
  * first clicks already seen are remembered (what is read of a sent message
  * does not change; a first click stored stays stored). This is where a
- * recorded click's other effects belong (a line in the lead's activity).
+ * recorded click's other effects belong: a first click is a line in its
+ * lead's activity.
  */
 export async function recordClicks(clicks: TrackedClick[]): Promise<void> {
   const messages = await messagesOf([...new Set(clicks.map((click) => click.recordId))]);
@@ -77,6 +82,19 @@ export async function recordClicks(clicks: TrackedClick[]): Promise<void> {
       .map((click) => doc(click, `${firstClickId(click.recordId, click.url)}:${randomBytes(6).toString('base64url')}`, false)),
   );
   await countMessageEffects([...firsts].map((click) => ({ record: messages.get(click.recordId)!, effect: 'clicked' as const })));
+  await recordLeadActivity(
+    [...firsts]
+      .filter((click) => messages.get(click.recordId)!.leadId)
+      .map((click) =>
+        messageActivity(
+          messages.get(click.recordId)!,
+          'outreach.email.clicked',
+          click.at,
+          { url: click.url },
+          `outreach.email.clicked:${linkKey(click.url)}`,
+        ),
+      ),
+  );
 }
 
 /** What a click's record and counts need of its message. */

@@ -12,8 +12,10 @@ export interface Outgoing {
   html: string;
   text: string;
   messageId: string;
-  /** The thread's first message, for a reply step. */
+  /** The message answered: the thread's first, for a reply step; the reply, for an answer to one. */
   inReplyTo: string | null;
+  /** The thread's Message-IDs, oldest first (default: `inReplyTo` alone). */
+  references?: string[] | null;
   trackOpens: boolean;
   /** Links in the body (not the unsubscribe link) go through /c/<token>, which counts the click. */
   trackClicks: boolean;
@@ -23,8 +25,9 @@ const escapeAttribute = (text: string) => text.replaceAll('&', '&amp;').replaceA
 
 /**
  * A message as nodemailer sends it: the rendered body (its links tracked
- * when asked) with an unsubscribe link (and the open pixel when asked), RFC 8058 one-click unsubscribe
- * headers, and threading headers for a reply step.
+ * when asked) with an unsubscribe link (and the open pixel when asked),
+ * RFC 8058 one-click unsubscribe headers, and threading headers for a reply
+ * step or an answer to a reply.
  */
 export function compose(message: Outgoing): Mail.Options {
   const unsubscribe = unsubscribeUrl(message.recordId);
@@ -38,7 +41,7 @@ export function compose(message: Outgoing): Mail.Options {
     html: `${message.trackClicks ? withTrackedLinks(message.html, message.recordId) : message.html}${footer}${pixel}`,
     text: `${message.text}\n\nUnsubscribe: ${unsubscribe}\n`,
     messageId: message.messageId,
-    ...(message.inReplyTo && { inReplyTo: message.inReplyTo, references: [message.inReplyTo] }),
+    ...(message.inReplyTo && { inReplyTo: message.inReplyTo, references: message.references ?? [message.inReplyTo] }),
     headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
   };
 }

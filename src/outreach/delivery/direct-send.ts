@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { outreachMessage, sendMessageInput } from '../../../schema/outreach/send.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { emailStatusOfAddress, leadsForOutreach, markContacted } from '../../leads/index.ts';
-import { inboxForSending } from '../inboxes/inbox-sending.service.ts';
+import { emailStatusOfAddress, leadsForOutreach, markContacted, type OutreachLead } from '../../leads/index.ts';
+import { inboxForSending, type SendingInbox } from '../inboxes/inbox-sending.service.ts';
 import { plainText, sanitizeBody } from '../../../schema/outreach/sequence-html.ts';
 import { isSuppressed, suppressedAmong } from '../suppressions/suppressions.service.ts';
 import type { DeliveryRequest } from './claim.ts';
@@ -30,7 +30,7 @@ const toMessage = (doc: MessageDoc): MessageOut => ({
 });
 
 /** An address validation found `invalid` (no mailbox, no mail host, bad syntax) is not written to. */
-const invalidEmail = (field: 'lead_id' | 'to') =>
+const invalidEmail = (field: string) =>
   new AppError('invalid_email', `${field}: the address was validated invalid (email_status invalid): nothing is sent to it`, {
     field,
     emailStatus: 'invalid',
@@ -45,9 +45,34 @@ async function recipient(workspaceId: string, input: Input): Promise<{ to: strin
   const lead = (await leadsForOutreach(workspaceId, [input.lead_id])).get(input.lead_id);
   if (!lead) throw notFound('Lead', 'lead_id');
   if (!lead.email) throw new AppError('validation_failed', 'lead_id: the lead has no email address', { field: 'lead_id' });
-  if (lead.unsubscribed) throw new AppError('suppressed', 'The lead unsubscribed: nothing is sent to it', { field: 'lead_id' });
-  if (lead.emailStatus === 'invalid') throw invalidEmail('lead_id');
+  checkLead(lead, 'lead_id');
   return { to: lead.email, leadId: lead.id };
+}
+
+/** A lead that unsubscribed or whose address was validated invalid is not written to. */
+function checkLead(lead: OutreachLead, field: string): void {
+  if (lead.unsubscribed) throw new AppError('suppressed', 'The lead unsubscribed: nothing is sent to it', { field });
+  if (lead.emailStatus === 'invalid') throw invalidEmail(field);
+}
+
+/** The inbox a direct send goes from (404 naming `field` when not the workspace's). */
+const directInbox = (workspaceId: string, inboxId: string, field: string) =>
+  inboxForSending(workspaceId, inboxId).catch(() => {
+    throw notFound('Inbox', field);
+  });
+
+/** What a direct send carries, however it was asked for: from an inbox to an address (a lead's, or none). */
+interface DirectSend {
+  inbox: SendingInbox;
+  /** The fields errors name: the inbox's and the recipient's. */
+  fields: { inbox: string; to: string };
+  to: string;
+  leadId: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  /** An answer to a reply: the reply, and the Message-IDs it goes under. */
+  thread?: { replyId: string; inReplyTo: string | null; references: string[] };
 }
 
 /** One message under `hold`: the list read for it, sent, its outcome written and counted. */
@@ -72,15 +97,59 @@ async function deliver(request: DeliveryRequest, hold: SendHold): Promise<Delive
  */
 export async function sendOneMessage(workspaceId: string, input: Input): Promise<MessageOut> {
   const inboxField = input.inbox_id ? 'inbox_id' : 'smtp_config_id';
-  const inbox = await inboxForSending(workspaceId, (input.inbox_id ?? input.smtp_config_id)!).catch(() => {
-    throw notFound('Inbox', inboxField);
-  });
+  const inbox = await directInbox(workspaceId, (input.inbox_id ?? input.smtp_config_id)!, inboxField);
   const { to, leadId } = await recipient(workspaceId, input);
+  const html = sanitizeBody(input.body_html);
+  return sendDirect(workspaceId, {
+    inbox,
+    fields: { inbox: inboxField, to: input.to ? 'to' : 'lead_id' },
+    to,
+    leadId,
+    subject: input.subject,
+    html,
+    text: plainText(html),
+  });
+}
+
+/** What an answer to a reply needs: the inbox it arrived at, its sender (and lead), and the thread it goes under. */
+export interface ThreadAnswer {
+  inboxId: string;
+  to: string;
+  leadId: string | null;
+  subject: string;
+  bodyHtml: string;
+  bodyText?: string;
+  thread: { replyId: string; inReplyTo: string | null; references: string[] };
+  /** The field errors name (the reply's id). */
+  field: string;
+}
+
+/** An answer to a reply, sent as a direct send is (the same rules, cap and outcomes), under the reply's thread. */
+export async function sendThreadAnswer(workspaceId: string, answer: ThreadAnswer): Promise<MessageOut> {
+  const inbox = await directInbox(workspaceId, answer.inboxId, answer.field);
+  const lead = answer.leadId ? (await leadsForOutreach(workspaceId, [answer.leadId])).get(answer.leadId) : undefined;
+  if (lead) checkLead(lead, answer.field);
+  if ((await emailStatusOfAddress(workspaceId, answer.to)) === 'invalid') throw invalidEmail(answer.field);
+  const html = sanitizeBody(answer.bodyHtml);
+  return sendDirect(workspaceId, {
+    inbox,
+    fields: { inbox: answer.field, to: answer.field },
+    to: answer.to,
+    leadId: lead?.id ?? null,
+    subject: answer.subject,
+    html,
+    text: answer.bodyText ?? plainText(html),
+    thread: answer.thread,
+  });
+}
+
+async function sendDirect(workspaceId: string, send: DirectSend): Promise<MessageOut> {
+  const { inbox, to, leadId } = send;
   if (await isSuppressed(workspaceId, to))
-    throw new AppError('suppressed', 'The address is on the do-not-contact list', { field: input.to ? 'to' : 'lead_id' });
+    throw new AppError('suppressed', 'The address is on the do-not-contact list', { field: send.fields.to });
   if (inbox.pausedAt)
     throw new AppError('inbox_paused', 'The inbox is paused (the bounce guard paused it): resume it with PATCH paused: false', {
-      field: inboxField,
+      field: send.fields.inbox,
     });
   const recordId = randomUUID();
   // The slot is held for the message (send-holds.ts): given back if it does not go out, even if this process dies.
@@ -90,12 +159,11 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
   if (!slot) {
     await hold.close();
     throw new AppError('inbox_cap_reached', `The inbox sent its cap of ${inbox.cap} in the last 24 hours`, {
-      field: inboxField,
+      field: send.fields.inbox,
       cap: inbox.cap,
     });
   }
 
-  const html = sanitizeBody(input.body_html);
   const record = (await claimMessage({
     _id: recordId,
     workspaceId,
@@ -103,8 +171,14 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
     inboxId: inbox.id,
     leadId,
     to,
-    subject: input.subject,
+    subject: send.subject,
     messageId: newMessageId(recordId, inbox.from),
+    bodyText: send.text,
+    ...(send.thread && {
+      inReplyTo: send.thread.inReplyTo,
+      references: send.thread.references,
+      answersReplyId: send.thread.replyId,
+    }),
     hold: hold.id,
   }))!;
   hold.use([slot.count]);
@@ -112,7 +186,7 @@ export async function sendOneMessage(workspaceId: string, input: Input): Promise
     {
       record,
       inbox,
-      rendered: { subject: input.subject, html, text: plainText(html) },
+      rendered: { subject: send.subject, html: send.html, text: send.text },
       replyTo: null,
       trackOpens: false,
       trackClicks: false,

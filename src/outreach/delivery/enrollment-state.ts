@@ -158,6 +158,36 @@ export async function stopLeadEnrollments(workspaceId: string, leadId: string, r
   for (const enrollment of enrollments) await stopEnrollment(enrollment, reason);
 }
 
+/** The leads among these with an active enrollment in the campaign. */
+export async function activelyEnrolled(campaignId: string, leadIds: string[]): Promise<string[]> {
+  const ids = [...new Set(leadIds)].map((leadId) => `${campaignId}:${leadId}`);
+  const active = await Enrollment.find({ _id: { $in: ids }, status: 'active' }, { leadId: 1 }).lean<Array<{ leadId: string }>>();
+  return active.map((enrollment) => enrollment.leadId);
+}
+
+/**
+ * Takes leads out of a campaign (a remove, or a move to another): their active enrollments stopped as `removed` in
+ * one write, each only while active, and counted on the campaign. A send already claimed goes on and is recorded;
+ * its enrollment, stopped, moves no further. Answers the leads removed by this call.
+ */
+export async function removeEnrollments(campaignId: string, leadIds: string[]): Promise<string[]> {
+  const active = await activelyEnrolled(campaignId, leadIds);
+  if (!active.length) return [];
+  const ids = active.map((leadId) => `${campaignId}:${leadId}`);
+  const stopped = await setEach(
+    Enrollment,
+    ids.map((_id) => ({ filter: { _id, status: 'active' }, set: endState('removed') })),
+  );
+  if (!stopped.modifiedCount) return [];
+  await countForCampaign(campaignId, { removed: stopped.modifiedCount });
+  if (stopped.modifiedCount === active.length) return active;
+  // Some ended otherwise meanwhile (a reply, their last step): those stopped as removed are this call's (or a racing remove's).
+  const removed = await Enrollment.find({ _id: { $in: ids }, status: 'stopped', stopReason: 'removed' }, { leadId: 1 }).lean<
+    Array<{ leadId: string }>
+  >();
+  return removed.map((enrollment) => enrollment.leadId);
+}
+
 const dayMs = 24 * 3_600_000;
 
 /** The step after `step`, due `wait_days` after `fromMs`; null after the last. */

@@ -28,6 +28,11 @@ const messageSchema = new Schema(
     /** The Message-ID header, with its angle brackets. */
     messageId: { type: String, required: true },
     inReplyTo: { type: String, default: null },
+    /** An answer to a reply (POST /api/outreach/replies/{id}/reply): that reply's id, and the thread's Message-IDs it went with. */
+    answersReplyId: { type: String, default: undefined },
+    references: { type: [String], default: undefined },
+    /** The text part as sent, for a direct send (a campaign step's is its sequence's, rendered for the lead). */
+    bodyText: { type: String, default: undefined },
     status: { type: String, enum: messageStatuses, default: 'claimed', required: true },
     /** SMTP attempts made (a temporary failure is tried again later). */
     attempts: { type: Number, default: 1, required: true },
@@ -44,6 +49,8 @@ const messageSchema = new Schema(
   { timestamps: true, versionKey: false },
 );
 messageSchema.index({ messageId: 1 });
+// The answers sent to replies, for a conversation (sparse: few messages are answers).
+messageSchema.index({ answersReplyId: 1 }, { sparse: true });
 messageSchema.index({ workspaceId: 1, createdAt: -1 });
 messageSchema.index({ workspaceId: 1, to: 1, sentAt: -1 });
 

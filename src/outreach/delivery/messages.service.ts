@@ -32,7 +32,12 @@ export function recordIdOf(messageId: string): string | null {
 }
 
 export type NewMessage = Pick<MessageDoc, '_id' | 'workspaceId' | 'brandId' | 'inboxId' | 'to' | 'subject' | 'messageId' | 'hold'> &
-  Partial<Pick<MessageDoc, 'campaignId' | 'enrollmentId' | 'leadId' | 'step' | 'variant' | 'inReplyTo'>>;
+  Partial<
+    Pick<
+      MessageDoc,
+      'campaignId' | 'enrollmentId' | 'leadId' | 'step' | 'variant' | 'inReplyTo' | 'references' | 'answersReplyId' | 'bodyText'
+    >
+  >;
 
 /** Claims a message before it is sent: its record, or null when it was claimed already (by anyone, ever). */
 export async function claimMessage(message: NewMessage): Promise<MessageDoc | null> {
@@ -73,6 +78,19 @@ export async function claimRetry(
 }
 
 export const findMessage = (recordId: string) => Message.findById(recordId).lean<MessageDoc>();
+
+/** Steps a sequence has at most (schema/outreach/sequences.ts). */
+const maxSteps = 10;
+
+/** The messages a campaign sent (or tried to) to a lead: its step records, read by primary key. */
+export const campaignMessagesTo = (campaignId: string, leadId: string) =>
+  Message.find({ _id: { $in: Array.from({ length: maxSteps }, (_, step) => stepRecordId(`${campaignId}:${leadId}`, step)) } }).lean<
+    MessageDoc[]
+  >();
+
+/** The answers sent to these replies (POST /api/outreach/replies/{id}/reply). */
+export const answersTo = (replyIds: string[]) =>
+  replyIds.length ? Message.find({ answersReplyId: { $in: replyIds } }).lean<MessageDoc[]>() : Promise.resolve([]);
 
 /** The records of these ids that exist, by id. */
 export async function findMessages(recordIds: string[]): Promise<Map<string, MessageDoc>> {

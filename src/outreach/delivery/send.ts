@@ -71,6 +71,7 @@ async function sendOverSmtp(request: DeliveryRequest): Promise<Attempt> {
         text: request.rendered.text,
         messageId: record.messageId,
         inReplyTo: record.inReplyTo ?? null,
+        references: record.references ?? null,
         trackOpens: request.trackOpens,
         trackClicks: request.trackClicks,
       }),

@@ -1,11 +1,14 @@
 /**
- * The settle stage: what came of a chunk's sends is counted once (settle-counts.ts), the bounce guard looks at the
- * inboxes a recipient refused, and the enrollments move on (enrollment-state.ts) and the leads are marked contacted.
+ * The settle stage: what came of a chunk's sends is counted once (settle-counts.ts) and added to the leads' activity,
+ * the bounce guard looks at the inboxes a recipient refused, and the enrollments move on (enrollment-state.ts) and
+ * the leads are marked contacted.
  */
-import { markLeadsContacted } from '../../leads/index.ts';
+import { now } from '../../clock.ts';
+import { markLeadsContacted, recordLeadActivity } from '../../leads/index.ts';
 import { applyBounceGuard } from '../inboxes/inbox-sending.service.ts';
 import type { ClaimedSend } from './claim.ts';
 import { advanceEnrollments, deferEnrollments, nextStepAfter, stopEnrollment } from './enrollment-state.ts';
+import { answersActivity } from './message-activity.ts';
 import type { CampaignPass, StepOutcome } from './pass.ts';
 import type { Answer, Delivery } from './send.ts';
 import type { SendHold } from './send-holds.ts';
@@ -13,20 +16,25 @@ import { countOutcomes } from './settle-counts.ts';
 
 /**
  * Counts what came of a hold's answered sends, once (countOutcomes: the
- * statistics, the campaign's sent, a hard bounce's suppression), then has
+ * statistics, the campaign's sent, a hard bounce's suppression), records
+ * them in their leads' activity (one insert beside the counts), then has
  * the bounce guard look at each inbox a recipient refused. Answers each
  * send's delivery, in order.
  */
 export async function settleAnswers(hold: SendHold, answers: Answer[]): Promise<Delivery[]> {
-  await countOutcomes(
-    hold.id,
-    answers.map(({ request, outcome, counted }) => ({
-      ...request.record,
-      status: outcome.status,
-      counted,
-      sentAt: outcome.status === 'sent' ? outcome.sentAt : null,
-    })),
-  );
+  // The leads' activity goes with the counts (apart documents, written side by side).
+  await Promise.all([
+    countOutcomes(
+      hold.id,
+      answers.map(({ request, outcome, counted }) => ({
+        ...request.record,
+        status: outcome.status,
+        counted,
+        sentAt: outcome.status === 'sent' ? outcome.sentAt : null,
+      })),
+    ),
+    recordLeadActivity(answersActivity(answers, now())),
+  ]);
   const bounced = answers.filter(({ delivery }) => delivery.outcome === 'bounced');
   const paused = new Set<string>();
   for (const { request } of new Map(bounced.map((one) => [one.request.inbox.id, one])).values()) {

@@ -1,5 +1,6 @@
 import { now } from '../../clock.ts';
-import { markUnsubscribed } from '../../leads/index.ts';
+import { markUnsubscribed, recordLeadActivity } from '../../leads/index.ts';
+import { messageActivity } from './message-activity.ts';
 import { stopLeadEnrollments } from './enrollment-state.ts';
 import { isSuppressed, suppressAddress } from '../suppressions/suppressions.service.ts';
 import { emitOpenedEvent } from './email-events.ts';
@@ -17,7 +18,7 @@ export async function unsubscribeRecipient(recordId: string): Promise<boolean> {
   const already = await isSuppressed(record.workspaceId, record.to);
   await suppressAddress(record.workspaceId, record.to, 'unsubscribe', 'unsubscribe_link');
   if (record.leadId) {
-    await markUnsubscribed(record.leadId);
+    await markUnsubscribed(record.leadId, { source: 'unsubscribe_link', campaignId: record.campaignId, messageId: record._id });
     await stopLeadEnrollments(record.workspaceId, record.leadId, 'unsubscribed');
   }
   if (!already) {
@@ -39,4 +40,5 @@ export async function recordOpen(recordId: string): Promise<void> {
   const opened = await recordFirstOpen(recordId);
   if (!opened) return;
   await countMessageEffect(opened, 'opened');
+  if (opened.leadId) await recordLeadActivity([messageActivity(opened, 'outreach.email.opened', opened.openedAt!)]);
 }

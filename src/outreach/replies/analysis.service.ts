@@ -94,7 +94,7 @@ async function applySentiment(reply: ReplyDoc, analysis: Analysis): Promise<void
   // A sender address no list can hold: the lead still stops.
   if (isSuppressionEntry(reply.fromEmail)) await suppressAddress(reply.workspaceId, reply.fromEmail, 'unsubscribe', 'reply');
   if (reply.leadId) {
-    await markUnsubscribed(reply.leadId);
+    await markUnsubscribed(reply.leadId, { source: 'reply', campaignId: reply.campaignId, messageId: reply.messageRecordId });
     await stopLeadEnrollments(reply.workspaceId, reply.leadId, 'unsubscribed');
   }
 }

@@ -1,4 +1,5 @@
 import { emitEvent } from '../../events/events.service.ts';
+import { recordLeadActivity } from '../../leads/index.ts';
 import { toReply } from './list-replies.service.ts';
 import EmailReplyParser from 'email-reply-parser';
 import { isSuppressionEntry } from '../../../schema/outreach/suppressions.ts';
@@ -8,6 +9,7 @@ import { nowMs } from '../../clock.ts';
 import { isDuplicateKey } from '../../db/duplicate-key.ts';
 import { pauseEnrollmentUntil, stopEnrollment, stopLeadEnrollments } from '../delivery/enrollment-state.ts';
 import { applyBounceGuard } from '../inboxes/inbox-sending.service.ts';
+import type { MessageDoc } from '../delivery/message.model.ts';
 import { findMessage, recordIdOf, sentMessagesTo } from '../delivery/messages.service.ts';
 import { eventScopes, recordOutreachEvent } from '../counters/outreach-stats.service.ts';
 import { countMessageEffect } from '../delivery/message-effects.ts';
@@ -61,6 +63,12 @@ async function matchSent(workspaceId: string, classified: Classified, sender: st
   return sent.find((record) => baseSubject(record.subject) === baseSubject(subject)) ?? null;
 }
 
+/** The campaign a message of ours belongs to: an answer to a reply (sent through the API) is in that reply's. */
+async function campaignOf(sent: MessageDoc | null): Promise<string | null> {
+  if (!sent?.answersReplyId) return sent?.campaignId ?? null;
+  return (await Reply.findById(sent.answersReplyId, { campaignId: 1 }).lean<Pick<ReplyDoc, 'campaignId'>>())?.campaignId ?? null;
+}
+
 /** The new text of a reply: quoted history and signatures cut (email-reply-parser). */
 const newText = (mail: ParsedMail) =>
   new EmailReplyParser()
@@ -101,7 +109,7 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
     workspaceId: inbox.workspaceId,
     brandId: inbox.brandId,
     inboxId: inbox.id,
-    campaignId: sent?.campaignId ?? null,
+    campaignId: (await campaignOf(sent)) ?? null,
     leadId: sent?.leadId ?? null,
     messageRecordId: sent?._id ?? null,
     kind: classified.kind,
@@ -140,12 +148,41 @@ export async function ingestMessage(inbox: ReadingInbox, source: Buffer, place: 
 async function settle(reply: ReplyDoc): Promise<void> {
   if (!reply.effectsAppliedAt) {
     await applyEffects(reply);
+    await recordReplyActivity(reply);
     // Its event is stored once (its id comes from the reply's), however often this runs.
     if (reply.kind === 'reply' || reply.kind === 'bounce')
       await emitEvent(reply.workspaceId, `outreach.${reply.kind}.received`, toReply(reply, false), reply._id);
     await Reply.updateOne({ _id: reply._id }, { $set: { effectsAppliedAt: new Date(nowMs()) } });
   }
   if (reply.kind !== 'bounce' && !reply.analyzedAt) await queueAnalysis(reply._id);
+}
+
+/** What came back, in its lead's activity: a bounce or complaint as the message bounced, else a reply received. */
+async function recordReplyActivity(reply: ReplyDoc): Promise<void> {
+  if (!reply.leadId) return;
+  const sent = reply.messageRecordId ? await findMessage(reply.messageRecordId) : null;
+  const bounce = reply.kind === 'bounce';
+  await recordLeadActivity([
+    {
+      id: `${reply._id}:received`,
+      workspaceId: reply.workspaceId,
+      leadId: reply.leadId,
+      type: bounce ? 'outreach.email.bounced' : 'outreach.reply.received',
+      at: reply.receivedAt,
+      campaignId: reply.campaignId ?? null,
+      messageId: reply.messageRecordId ?? null,
+      step: sent?.step ?? null,
+      variant: sent?.variant ?? null,
+      data: bounce
+        ? {
+            reply_id: reply._id,
+            bounce_type: reply.bounceType ?? null,
+            code: reply.bounceCode ?? null,
+            complaint: reply.complaint ?? false,
+          }
+        : { reply_id: reply._id, kind: reply.kind, subject: reply.subject },
+    },
+  ]);
 }
 
 /** True the first time it is asked for `key` (a unique insert): counts made by effects that may run again. */

@@ -50,6 +50,8 @@ const replySchema = new Schema(
   { timestamps: true, versionKey: false },
 );
 replySchema.index({ workspaceId: 1, receivedAt: -1 });
+// What came back from a lead to a campaign: a reply's conversation.
+replySchema.index({ campaignId: 1, leadId: 1 });
 
 export type ReplyDoc = InferRawDocTypeFromSchema<typeof replySchema>;
 export const Reply = mongoose.model('OutreachReply', replySchema, 'outreach_replies');

@@ -147,9 +147,11 @@ export const leadFilterFields = [
 export type LeadFilterInput = Pick<z.infer<typeof listLeadsInput>, (typeof leadFilterFields)[number]>;
 
 /** The lead export's filters: the list's, without its paging (every matching lead is exported). */
-export const exportLeadsInput = listLeadsInput.pick(Object.fromEntries(leadFilterFields.map((f) => [f, true])) as {
-  [K in (typeof leadFilterFields)[number]]: true;
-});
+export const exportLeadsInput = listLeadsInput.pick(
+  Object.fromEntries(leadFilterFields.map((f) => [f, true])) as {
+    [K in (typeof leadFilterFields)[number]]: true;
+  },
+);
 
 /** The export's columns before the custom ones: the id, the core fields, then the lead's state. */
 export const leadExportColumns = ['id', ...coreFields, 'score', 'status', 'email_status', 'created_at'] as const;

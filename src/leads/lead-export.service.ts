@@ -45,7 +45,9 @@ export async function leadExport(principal: Pick<Principal, 'workspaceId' | 'bra
   const filter = leadListFilter(workspaceId, brand, { ...input, custom });
   async function* rows(): AsyncGenerator<Cell[]> {
     const cursor = Lead.find(filter)
-      .sort(sortFor(orderFor(input))).lean<LeadDoc[]>().cursor({ batchSize });
+      .sort(sortFor(orderFor(input)))
+      .lean<LeadDoc[]>()
+      .cursor({ batchSize });
     // Leaving the loop early (the client went away) closes the cursor.
     for await (const doc of cursor) yield exportRow(doc as LeadDoc, customKeys);
   }

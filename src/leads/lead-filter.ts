@@ -5,10 +5,6 @@ import { columnsFor } from './lead-fields.service.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A lead's `emailKey` is `e:<address>` when it has an email, `~<id>` when not (lead-mapper.ts). */
-const withEmail = { $gte: 'e:', $lt: 'e;' };
-const withoutEmail = { $gte: '~' };
-
 /**
  * The lead list's query for its filters (also what the export, email validation and enrichment select leads
  * with). Every part is a top-level field of the lead, so the embedded store answers it from the indexes
@@ -26,7 +22,8 @@ export function leadListFilter(workspaceId: string, brandId: string | null, inpu
   const score = range(input.score_min, input.score_max, '$gte', '$lte');
   if (score) filter.score = score;
   if (input.email_status) filter.email_status = { $in: [...new Set(input.email_status)] };
-  if (input.has_email !== undefined) filter.emailKey = input.has_email ? withEmail : withoutEmail;
+  // On `email`, not its dedupe key: the list's index holds it (an empty email is stored as null).
+  if (input.has_email !== undefined) filter.email = input.has_email ? { $ne: null } : null;
   const created = range(dateOf(input.created_after), dateOf(input.created_before), '$gt', '$lt');
   if (created) filter.createdAt = created;
   if (input.updated_after) filter.updatedAt = { $gt: new Date(input.updated_after) };

@@ -31,11 +31,23 @@ describe('GET /api/leads filters', () => {
     await recordEmailValidations(workspace.workspaceId, [
       {
         lead: { id: early[0]!.id, email: 'a@alpha.test' },
-        validation: { email_status: 'valid', email_provider: 'other', email_is_role: false, email_is_free: false, email_validated_at: new Date() },
+        validation: {
+          email_status: 'valid',
+          email_provider: 'other',
+          email_is_role: false,
+          email_is_free: false,
+          email_validated_at: new Date(),
+        },
       },
       {
         lead: { id: early[1]!.id, email: 'b@beta.test' },
-        validation: { email_status: 'accept_all', email_provider: null, email_is_role: false, email_is_free: false, email_validated_at: new Date() },
+        validation: {
+          email_status: 'accept_all',
+          email_provider: null,
+          email_is_role: false,
+          email_is_free: false,
+          email_validated_at: new Date(),
+        },
       },
     ]);
   });
@@ -150,7 +162,13 @@ describe('GET /api/leads sync by change', () => {
           recordEmailValidations(workspace.workspaceId, [
             {
               lead: { id: id(0), email: 'p0@c0.test' },
-              validation: { email_status: 'valid', email_provider: null, email_is_role: false, email_is_free: false, email_validated_at: new Date() },
+              validation: {
+                email_status: 'valid',
+                email_provider: null,
+                email_is_role: false,
+                email_is_free: false,
+                email_validated_at: new Date(),
+              },
             },
           ]),
       ],
@@ -175,7 +193,7 @@ describe('GET /api/leads sync by change', () => {
     expect(later.leads.map((lead) => lead.company)).toEqual(writes.slice(3).map(([n]) => `Company ${n}`));
   });
 
-  it("refuses a cursor of the other order (400 naming cursor)", async () => {
+  it('refuses a cursor of the other order (400 naming cursor)', async () => {
     const first = await list('?limit=2');
     const res = await server.request('GET', `/api/leads?limit=2&updated_after=2026-01-01T00:00:00Z&cursor=${first.next_cursor}`, {
       key: workspace.apiKey,

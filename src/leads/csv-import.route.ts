@@ -4,6 +4,7 @@ import { startImportQuery } from '../../schema/lead-imports.ts';
 import type { Principal } from '../auth/principal.ts';
 import { settings } from '../config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { onceForKey } from '../idempotency/idempotency.service.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { noteRequest } from '../logger.ts';
@@ -41,15 +42,16 @@ function idOf(raw: string): string {
 }
 
 type Answer = { status: number; body: unknown };
+type Context = ReturnType<typeof createRequestContext>;
 
 /** A JSON route: admitted as procedures are, its errors answered with the same bodies. */
 function jsonRoute(label: string, access: Pick<Meta, 'permission'>, changesData: boolean, options: RouteOptions) {
-  return async (request: Request, answer: (principal: Principal) => Promise<Answer>): Promise<Response> => {
+  return async (request: Request, answer: (principal: Principal, ctx: Context) => Promise<Answer>): Promise<Response> => {
     noteRequest({ route: label });
     const ctx = createRequestContext(request.headers, options.rateLimitPerMinute);
     try {
       const principal = await admitCall(ctx, access, changesData);
-      const { status, body } = await answer(principal);
+      const { status, body } = await answer(principal, ctx);
       return jsonAnswer(status, body, ctx.responseHeaders);
     } catch (error) {
       const { status, body, headers } = toErrorResponse(error, 'standard', changesData ? 'started' : 'read');
@@ -77,19 +79,39 @@ function createLeadImportsRoute(options: RouteOptions) {
       return get(request, async (p) => ({ status: 200, body: { import: await getCsvImport(p.workspaceId, idOf(id)) } }));
     if (request.method === 'GET')
       return list(request, async (p) => ({ status: 200, body: { imports: await listCsvImports(p.workspaceId) } }));
-    if (request.method === 'POST' && !id)
-      return start(request, async (principal) => {
-        const query = checkedQuery(startImportQuery, request);
-        const type = request.headers.get('content-type') ?? '';
-        if (!/^text\/csv\b/i.test(type))
-          throw new AppError('unsupported_media_type', `Send the file as text/csv (got ${type || 'no content-type'})`);
-        const body = readBodyChunks(request, settings().IMPORT_MAX_BYTES, 'IMPORT_MAX_BYTES');
-        return { status: 202, body: { import: await startCsvImport(principal, query, body) } };
-      });
+    if (request.method === 'POST' && !id) return start(request, (principal, ctx) => startImport(request, principal, ctx));
     noteRequest({ route: label });
     const { status, body } = toErrorResponse(new AppError('method_not_allowed', `${request.method} is not allowed on ${label}`));
     return jsonAnswer(status, body, { Allow: allowed });
   };
+}
+
+/**
+ * The upload, once per Idempotency-Key as every POST: the key covers the query and the file's declared length
+ * (the file itself is read only by a first request), so a client that lost the 202 gets the same import again.
+ */
+async function startImport(request: Request, principal: Principal, ctx: Context): Promise<Answer> {
+  const query = checkedQuery(startImportQuery, request);
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^text\/csv\b/i.test(type))
+    throw new AppError('unsupported_media_type', `Send the file as text/csv (got ${type || 'no content-type'})`);
+  const run = async () => {
+    const body = readBodyChunks(request, settings().IMPORT_MAX_BYTES, 'IMPORT_MAX_BYTES');
+    return { import: await startCsvImport(principal, query, body) };
+  };
+  if (ctx.idempotencyKey === undefined) return { status: 202, body: await run() };
+  const input = { ...query, length: request.headers.get('content-length') };
+  const { outcome, replayed } = await onceForKey(
+    { principalId: principal.id, key: ctx.idempotencyKey, operation: leadImportsPath, input },
+    () =>
+      run().then(
+        (output) => ({ ok: true, output }),
+        (error: unknown) => ({ ok: false, error }),
+      ),
+  );
+  if (replayed) ctx.responseHeaders['Idempotent-Replayed'] = 'true';
+  if (!outcome.ok) throw outcome.error;
+  return { status: 202, body: outcome.output };
 }
 
 export const leadImportsRoute = defineDomainRoute({

@@ -44,9 +44,16 @@ export function documentLeadImports(document: OpenAPIObject, documentAccess: Doc
     description:
       "REST only. The body is the file (`Content-Type: text/csv`, UTF-8 with or without a byte-order mark; comma, semicolon or tab found in the header row; RFC 4180 quoting, line breaks inside quotes too; LF or CRLF), streamed, at most IMPORT_MAX_BYTES (413 beyond). Answers 202 at once; a background job stores the rows (poll `GET /api/leads/imports/{id}`). Columns not in `mapping` are matched by header (case, spaces and punctuation ignored): email, e-mail, email address; full name, name; first name + last name (joined); company, company name, organization; title, job title, position; website, company website, domain (reduced to the host without www.); linkedin, linkedin url; phone; location, city, country (joined). Other columns become text custom columns. Duplicates are decided as POST /api/leads decides them; rows past the plan's lead cap are rejected as `lead_limit`. An empty file, one that is not UTF-8 or not CSV, or a `mapping` naming a header the file lacks: 400. No Idempotency-Key: sending a file again imports it again (its rows then count as duplicates).",
     security: [{ Authorization: [] }],
-    'x-no-idempotency-key': true,
     parameters: queryParameters(startImportQuery),
-    requestBody: { required: true, content: { 'text/csv': { schema: { type: 'string' } } } },
+    requestBody: {
+      required: true,
+      content: {
+        'text/csv': {
+          schema: { type: 'string' },
+          example: 'Email,First Name,Last Name,Company,Title\njane.doe@example.com,Jane,Doe,Example Pay GmbH,CTO\n',
+        },
+      },
+    },
     responses: {
       '202': { description: 'The import, queued.', content: json(inlineJsonSchema(leadImportOutput, 'output')) },
       ...errors('POST', leadImportsPath, startImportAccess as Meta, true),

@@ -257,6 +257,22 @@ describe('POST /api/leads/imports', () => {
     expect(chunks.filter((chunk) => !imports.has(chunk.importId))).toEqual([]);
   });
 
+  it('answers a repeat with the same Idempotency-Key with the first import, marked replayed', async () => {
+    const send = () =>
+      server.request('POST', '/api/leads/imports?name=once', {
+        key: workspace.apiKey,
+        rawBody: 'email\nonce@key.test\n',
+        headers: { 'content-type': 'text/csv', 'idempotency-key': 'upload-1' },
+      });
+    const first = await send();
+    const again = await send();
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.body.import.id).toBe(first.body.import.id);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    await finished(workspace.apiKey, first.body.import.id);
+  });
+
   it("answers 404 for another workspace's import and 400 for an id that is none", async () => {
     const listed = (await server.request('GET', '/api/leads/imports', { key: workspace.apiKey })).body.imports;
     const other = await createTestWorkspace();

@@ -2,9 +2,13 @@
  * The floor for bench/leads-list: a bare node:http server doing each
  * scenario's database work with the raw mongodb driver, and nothing else.
  *
- *   GET /?limit=100[&q=…][&status=…]  the lead list: the same page query and
- *                          the same two counts (the filter's, the workspace's);
- *                          no auth, validation, rate limit or mapping.
+ *   GET /?limit=100[&q=…][&status=…][&filter=…][&after=…][&sort=…]
+ *                          the lead list: the same page query (one more
+ *                          than the page, as the service reads) and the
+ *                          same two counts (the filter's, the workspace's);
+ *                          `filter` and `after` are the service's filter
+ *                          parts in Extended JSON; no auth, validation,
+ *                          rate limit or mapping.
  *   GET /capacity          the count of stored (not archived) leads.
  *   POST /import           500 leads in the body: the count the cap is checked
  *                          against, then one unordered insert of the leads.
@@ -18,7 +22,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { MongoClient } from 'mongodb';
+import { BSON, MongoClient } from 'mongodb';
+
+const { EJSON } = BSON;
 
 const client = await new MongoClient(process.env.MONGODB_URI!).connect();
 const db = client.db();
@@ -53,9 +59,19 @@ async function list(url: URL, res: ServerResponse) {
   if (q) filter.searchText = { $regex: escapeRegex(q.toLowerCase()) };
   const status = url.searchParams.get('status');
   if (status) filter.status = status;
+  // The list's other filters, as the service writes them (Extended JSON, for dates), a keyset `after` and its order.
+  const more = url.searchParams.get('filter');
+  if (more) Object.assign(filter, EJSON.parse(more, { relaxed: false }));
+  const after = url.searchParams.get('after');
+  const sort = JSON.parse(url.searchParams.get('sort') ?? '{"createdAt":-1,"_id":-1}') as Record<string, 1 | -1>;
   const pageSize = Number(url.searchParams.get('limit') ?? 100);
+  const page = after ? { ...filter, ...EJSON.parse(after, { relaxed: false }) } : filter;
   const [rows, total, workspaceTotal] = await Promise.all([
-    leads.find(filter).sort({ createdAt: -1, _id: -1 }).limit(pageSize).toArray(),
+    leads
+      .find(page)
+      .sort(sort)
+      .limit(pageSize + 1)
+      .toArray(),
     leads.countDocuments(filter),
     leads.countDocuments({ workspaceId }),
   ]);

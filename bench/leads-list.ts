@@ -2,8 +2,10 @@
  * Authenticated API throughput on REST, GraphQL and tRPC against a bare
  * node:http + mongodb driver floor doing the same database work
  * (bench/floor-server.ts), in one run:
- *   - the lead list (100 per page; with a `q` search; filtered by status),
- *     and the lead capacity, at 100,000 leads in one workspace;
+ *   - the lead list (100 per page; with a `q` search; filtered by status;
+ *     by score, email_status, has_email, created_after and custom.<key>;
+ *     the changes after the middle lead's updated_at, the page after a
+ *     cursor), and the lead capacity, at 100,000 leads in one workspace;
  *   - the import (POST /api/leads, 500 leads a call, 4 calls at once), in
  *     leads a second, last, as it grows the workspace;
  *   - GET /api/user, the cheapest authenticated call (key, rate-limit
@@ -16,7 +18,8 @@
  *   npm run bench:leads-list                 # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:leads-list
  *   BENCH_LEADS=2000 BENCH_SECONDS=3 …       # another size / duration
- *   BENCH_GROUPS=user BENCH_LEADS=0 …        # only some groups (list, search, filtered, capacity, user, import)
+ *   BENCH_GROUPS=user BENCH_LEADS=0 …        # only some groups (list, search, filtered, capacity, score, email_status,
+ *                                            # has_email, created, custom, updated+cursor, user, import)
  *   BENCH_KEYS=2000 …                        # API keys per scenario (default 50 per second of run)
  *
  * Traffic looks like real traffic: the API runs with the default rate limit
@@ -34,8 +37,12 @@
  * on 127.0.0.1.
  */
 import { randomBytes } from 'node:crypto';
+import { BSON } from 'mongodb';
+import mongoose from 'mongoose';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { createWorkspace } from '../src/account/account.service.ts';
+import { declareField } from '../src/leads/lead-fields.service.ts';
+import { afterCursor, cursorAfter } from '../src/leads/lead-list-page.ts';
 import { freePort, startService } from '../test/support/processes.ts';
 import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
 import { statusMiB } from './support-process.ts';
@@ -44,19 +51,35 @@ import { benchStore, createKeys, searchTerm, seedLeads } from './support-store.t
 const leadCount = Number(process.env.BENCH_LEADS ?? 100_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const keysPerScenario = Number(process.env.BENCH_KEYS ?? 50 * seconds);
-const groups = (process.env.BENCH_GROUPS ?? 'list,search,filtered,capacity,user,import').split(',');
+const groups = (
+  process.env.BENCH_GROUPS ?? 'list,search,filtered,capacity,score,email_status,has_email,created,custom,updated+cursor,user,import'
+).split(',');
 const connections = 32;
 const store = benchStore('bench');
+const { EJSON } = BSON;
 
 const graphqlBody = JSON.stringify({
   query: '{ leadsList(limit: 100) { total workspaceTotal leads { id company email custom status created_at } } }',
 });
 const api = ['src/main.ts', 'api'];
 const floor = ['bench/floor-server.ts'];
+/** What the new filters' scenarios ask for, from the seeded leads. */
+interface Seeded {
+  /** The createdAt of the lead in the middle, in created order. */
+  midCreated: Date;
+  /** The updatedAt of the lead in the middle, in change order: `updated_after` selects half the leads. */
+  midUpdated: Date;
+  /** The API's cursor after the 100th of those, and the floor's keyset condition for it. */
+  cursor: string;
+  after: Record<string, unknown>;
+}
+const ejson = (value: unknown) => encodeURIComponent(EJSON.stringify(value, { relaxed: false }));
+const floorFilter = (filter: Record<string, unknown>, extra = '') => `/?limit=100&filter=${ejson(filter)}${extra}`;
+
 interface Scenario {
   name: string;
   server: string[];
-  path: string;
+  path: string | ((seeded: Seeded) => string);
   group: string;
   /** The floor of its group, or a scenario compared with it. */
   isFloor?: boolean;
@@ -89,6 +112,8 @@ const scenarios = (
       authenticated: false,
     },
     { name: 'floor  GET /capacity', server: floor, path: '/capacity', group: 'capacity', isFloor: true, authenticated: false },
+    // The list's filters on a lead's state and time, and its changes paged by cursor (one group each).
+    ...newFilterScenarios(),
     { name: 'REST   GET /api/leads?limit=100', server: api, path: '/api/leads?limit=100', group: 'list', authenticated: true },
     {
       name: 'REST   GET /api/leads?q&limit=100',
@@ -146,6 +171,61 @@ const scenarios = (
   ] satisfies Scenario[] as Scenario[]
 ).filter((s) => groups.includes(s.group));
 
+function newFilterScenarios(): Scenario[] {
+  const pairs: Array<[group: string, api: Scenario['path'], floorPath: Scenario['path']]> = [
+    ['score', '/api/leads?score_min=20&score_max=40&limit=100', floorFilter({ score: { $gte: 20, $lte: 40 } })],
+    ['email_status', '/api/leads?email_status=valid,accept_all&limit=100', floorFilter({ email_status: { $in: ['valid', 'accept_all'] } })],
+    ['has_email', '/api/leads?has_email=true&limit=100', floorFilter({ email: { $ne: null } })],
+    [
+      'created',
+      (seeded) => `/api/leads?created_after=${seeded.midCreated.toISOString()}&limit=100`,
+      (seeded) => floorFilter({ createdAt: { $gt: seeded.midCreated } }),
+    ],
+    ['custom', '/api/leads?custom.segment=s3&limit=100', floorFilter({ 'custom.segment': 's3' })],
+    [
+      'updated+cursor',
+      (seeded) => `/api/leads?updated_after=${seeded.midUpdated.toISOString()}&cursor=${seeded.cursor}&limit=100`,
+      (seeded) =>
+        floorFilter(
+          { updatedAt: { $gt: seeded.midUpdated } },
+          `&after=${ejson(seeded.after)}&sort=${encodeURIComponent('{"updatedAt":1,"_id":1}')}`,
+        ),
+    ],
+  ];
+  return pairs.flatMap(([group, apiPath, floorPath]) => [
+    { name: `floor  GET ${group}`, server: floor, path: floorPath, group, isFloor: true, authenticated: false },
+    { name: `REST   GET /api/leads ${group}`, server: api, path: apiPath, group, authenticated: true },
+  ]);
+}
+
+/** Declares the seeded `segment` column, marks a quarter of the leads `valid`, and finds the new filters' bounds. */
+async function seedForFilters(workspaceId: string): Promise<Seeded> {
+  await declareField(workspaceId, { label: 'Segment', type: 'text', description: '', auto_research: false });
+  const leads = mongoose.connection.db!.collection('leads');
+  await leads.updateMany({ workspaceId, score: { $lt: 25 } }, { $set: { email_status: 'valid' } });
+  const middle = Math.floor(leadCount / 2);
+  const [mid] = await leads.find({ workspaceId }).sort({ createdAt: 1, _id: 1 }).skip(middle).limit(1).toArray();
+  const [midChange] = await leads.find({ workspaceId }).sort({ updatedAt: 1, _id: 1 }).skip(middle).limit(1).toArray();
+  const midUpdated = (midChange?.updatedAt as Date | undefined) ?? new Date(0);
+  const [hundredth] = await leads
+    .find({ workspaceId, updatedAt: { $gt: midUpdated } })
+    .sort({ updatedAt: 1, _id: 1 })
+    .skip(99)
+    .limit(1)
+    .toArray();
+  const position = (hundredth ?? midChange ?? { _id: '', createdAt: new Date(0), updatedAt: new Date(0) }) as {
+    _id: string;
+    createdAt: Date;
+    updatedAt: Date;
+  };
+  return {
+    midCreated: (mid?.createdAt as Date | undefined) ?? new Date(0),
+    midUpdated,
+    cursor: cursorAfter('updated', position),
+    after: afterCursor(cursorAfter('updated', position), 'updated', 0),
+  };
+}
+
 const importBatch = 500;
 const importersAtOnce = 4;
 let importedSoFar = 0;
@@ -197,6 +277,7 @@ async function seed() {
     const elapsed = await seedLeads(workspace.workspaceId, 0, leadCount);
     console.log(`seeded in ${elapsed.toFixed(1)} s (${Math.round(leadCount / elapsed)} leads/s)`);
   }
+  const seeded = await seedForFilters(workspace.workspaceId);
   const started = performance.now();
   const keys = new Map<Scenario, string[]>();
   for (const scenario of scenarios.filter((s) => s.authenticated))
@@ -205,10 +286,10 @@ async function seed() {
   console.log(`${made} API keys made for ${keys.size} scenarios in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   await disconnectDatabase();
   await stop();
-  return { workspaceId: workspace.workspaceId, keys };
+  return { workspaceId: workspace.workspaceId, keys, seeded };
 }
 
-const { workspaceId, keys } = await seed();
+const { workspaceId, keys, seeded } = await seed();
 const floors: Record<string, number> = {};
 let peakApiRss = 0;
 let peakStoreRss = 0;
@@ -230,7 +311,7 @@ for (const scenario of scenarios) {
   };
   const health = scenario.server === api ? '/healthz' : '/capacity';
   const server = await startService(process.execPath, scenario.server, env, `http://127.0.0.1:${port}${health}`, 120_000);
-  const url = `http://127.0.0.1:${port}${scenario.path}`;
+  const url = `http://127.0.0.1:${port}${typeof scenario.path === 'string' ? scenario.path : scenario.path(seeded)}`;
   const scenarioKeys = keys.get(scenario) ?? [];
   const probeKey = scenarioKeys.pop();
 

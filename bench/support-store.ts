@@ -46,6 +46,7 @@ const benchLead = (n: number) => ({
   email: `person${n}@company${n % 5000}.test`,
   domain: `company${n % 5000}.test`,
   title: 'Head of Growth',
+  score: n % 101,
   custom: { segment: `s${n % 7}` },
 });
 

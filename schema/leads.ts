@@ -101,12 +101,57 @@ export const listLeadsInput = z.object({
     .describe('Status filter; `archived` and `unsubscribed` select by flag. Archived leads are left out otherwise.'),
   agent_run_id: uuid.optional().describe('Only leads produced by this agent run.'),
   brand: brandFilter,
+  score_min: score.optional().describe('Only leads scored at least this (0 to 100).'),
+  score_max: score.optional().describe('Only leads scored at most this (0 to 100).'),
+  email_status: z
+    .array(emailStatus)
+    .min(1)
+    .optional()
+    .describe('Only leads whose email validation verdict is one of these (REST: comma-separated, `valid,accept_all`).'),
+  has_email: z.boolean().optional().describe('True: only leads with an email; false: only leads without one.'),
+  created_after: dateTime.optional().describe('Only leads stored after this instant.'),
+  created_before: dateTime.optional().describe('Only leads stored before this instant.'),
+  updated_after: dateTime
+    .optional()
+    .describe('Only leads changed after this instant (any write sets `updated_at`); the page is then ordered oldest change first.'),
+  // A pipe, which trpc-to-openapi takes as a query parameter: REST sends one `custom.<key>` parameter per column.
+  custom: z
+    .record(customKey, z.string().max(2000))
+    .pipe(z.record(z.string(), z.string()))
+    .optional()
+    .describe('Equality on declared custom columns, by key (REST: one `custom.<key>=<value>` parameter each).'),
   limit: z.int().min(1).max(500).default(100).describe('Page size, at most 500.'),
-  offset: z.int().min(0).default(0).describe('Rows to skip.'),
+  offset: z.int().min(0).default(0).describe('Rows to skip (not with `cursor`).'),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("The previous page's `next_cursor`: the page after it, in the same order, with the same filters."),
 });
 
+/** The filters of the list (and the export), without its paging. */
+export const leadFilterFields = [
+  'q',
+  'status',
+  'agent_run_id',
+  'brand',
+  'score_min',
+  'score_max',
+  'email_status',
+  'has_email',
+  'created_after',
+  'created_before',
+  'updated_after',
+  'custom',
+] as const;
+export type LeadFilterInput = Pick<z.infer<typeof listLeadsInput>, (typeof leadFilterFields)[number]>;
+
 /** The lead export's filters: the list's, without its paging (every matching lead is exported). */
-export const exportLeadsInput = listLeadsInput.pick({ q: true, status: true, agent_run_id: true, brand: true });
+export const exportLeadsInput = listLeadsInput.pick(
+  Object.fromEntries(leadFilterFields.map((f) => [f, true])) as {
+    [K in (typeof leadFilterFields)[number]]: true;
+  },
+);
 
 /** The export's columns before the custom ones: the id, the core fields, then the lead's state. */
 export const leadExportColumns = ['id', ...coreFields, 'score', 'status', 'email_status', 'created_at'] as const;
@@ -119,6 +164,10 @@ export const listLeadsOutput = z.object({
   customFields: z.array(customField),
   campaigns: z.array(pastLeadSearch).describe('Past lead searches and imports with their counts.'),
   leadLimit: z.int().describe("The plan's stored-lead cap."),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe('Pass as `cursor` for the next page (keyset: every lead once while nothing changes); null on the last page.'),
 });
 
 const coreInput = {

@@ -29,6 +29,8 @@ const envSchema = z.object({
   /** `true` behind a reverse proxy: the client's address is X-Forwarded-For's first entry and its protocol X-Forwarded-Proto. */
   TRUST_PROXY: z.stringbool().default(false),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** The largest CSV file `POST /api/leads/imports` takes (413 naming this setting beyond); streamed, never held whole. */
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(52_428_800),
   /** How long a client may take to send its whole request, headers and body, before the server answers 408 and closes. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   /** The deepest a GraphQL query may nest: its selections, and lists and objects in its arguments (400 beyond). */

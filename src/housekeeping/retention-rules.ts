@@ -1,5 +1,6 @@
 import type { RetentionRule } from '../db/retention.ts';
 import { endpointCacheRetention } from '../endpoints/index.ts';
+import { csvImportFileRetention } from '../leads/index.ts';
 import { idempotencyRetention } from '../idempotency/idempotency.service.ts';
 import { oauthRetention } from '../oauth/index.ts';
 import { outreachStatsRetention, sendCountRetention, softBounceRetention } from '../outreach/index.ts';
@@ -20,4 +21,5 @@ export const retentionRules: readonly RetentionRule[] = [
   sendCountRetention,
   outreachStatsRetention,
   softBounceRetention,
+  csvImportFileRetention,
 ];

@@ -8,6 +8,7 @@ import { jsonAnswer } from '../web/answers.ts';
 import { checkedQuery, createCsvRoute, type CsvRouteOptions } from '../web/csv-download.ts';
 import { defineDomainRoute } from '../web/domain-route.ts';
 import { leadExport } from './lead-export.service.ts';
+import { customFromQuery } from './lead-filter.ts';
 
 /**
  * GET /api/leads/export: every lead the list's filters match, as a CSV
@@ -21,7 +22,7 @@ export const leadExportAccess = { permission: 'read', errors: ['not_found'] } as
 export function createLeadExportRoute(options: CsvRouteOptions) {
   const serveCsv = createCsvRoute(leadExportPath, leadExportAccess, options, async (principal, request) => ({
     name: 'leads',
-    ...(await leadExport(principal, checkedQuery(exportLeadsInput, request))),
+    ...(await leadExport(principal, checkedQuery(exportLeadsInput, request, customFromQuery))),
   }));
   return async function serveLeadExport(request: Request): Promise<Response> {
     if (request.method === 'GET') return serveCsv(request);

@@ -3,6 +3,16 @@
  * what its caller needs: the lead models stay the leads services' own.
  */
 export { leadExportAccess, leadExportPath, leadExportRoute } from './export-leads.route.ts';
+// CSV imports (REST only): their routes, what /openapi.json documents of them, and their housekeeping.
+export {
+  leadImportPath,
+  leadImportRejectedPath,
+  leadImportsPath,
+  leadImportsRoute,
+  readImportAccess,
+  startImportAccess,
+} from './csv-import.route.ts';
+export { csvImportFileRetention, requeueStrandedCsvImports } from './csv-import.service.ts';
 export { leadCapacity } from './leads.service.ts';
 // A lead's activity: the facts other domains' flows cause, recorded as they happen.
 export { recordLeadActivity, type LeadActivityEntry } from './lead-activity.service.ts';

@@ -2,7 +2,7 @@ import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { notFound } from '../errors/app-error.ts';
 import { derivedKeys } from './lead-mapper.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
-import { leadListFilter } from './leads.service.ts';
+import { leadListFilter } from './lead-filter.ts';
 
 /** The core fields enrichment fills when a lead lacks them. */
 export const enrichableFields = ['email', 'title', 'domain', 'phone', 'linkedin_url', 'location'] as const;

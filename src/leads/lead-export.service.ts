@@ -3,7 +3,8 @@ import { coreFields, leadExportColumns, type exportLeadsInput } from '../../sche
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/index.ts';
 import { listFields } from './lead-fields.service.ts';
-import { leadListFilter } from './leads.service.ts';
+import { checkedCustomFilter, leadListFilter } from './lead-filter.ts';
+import { orderFor, sortFor } from './lead-list-page.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 
 /**
@@ -29,17 +30,24 @@ function exportRow(doc: LeadDoc, customKeys: string[]): Cell[] {
 }
 
 /**
- * Every lead the list's filters match, in the list's order (newest first),
+ * Every lead the list's filters match, in the list's order (newest first; oldest change first with updated_after),
  * as CSV rows read from one cursor: the columns of leadExportColumns, then
  * one per custom column (by key, in the columns' order).
  */
 export async function leadExport(principal: Pick<Principal, 'workspaceId' | 'brandId'>, input: z.infer<typeof exportLeadsInput>) {
   const { workspaceId } = principal;
-  const [brand, fields] = await Promise.all([brandFilter(principal, input.brand, 'workspace'), listFields(workspaceId)]);
+  const [brand, fields, custom] = await Promise.all([
+    brandFilter(principal, input.brand, 'workspace'),
+    listFields(workspaceId),
+    checkedCustomFilter(workspaceId, input.custom),
+  ]);
   const customKeys = fields.map((field) => field.key);
-  const filter = leadListFilter(workspaceId, brand, input);
+  const filter = leadListFilter(workspaceId, brand, { ...input, custom });
   async function* rows(): AsyncGenerator<Cell[]> {
-    const cursor = Lead.find(filter).sort({ createdAt: -1, _id: -1 }).lean<LeadDoc[]>().cursor({ batchSize });
+    const cursor = Lead.find(filter)
+      .sort(sortFor(orderFor(input)))
+      .lean<LeadDoc[]>()
+      .cursor({ batchSize });
     // Leaving the loop early (the client went away) closes the cursor.
     for await (const doc of cursor) yield exportRow(doc as LeadDoc, customKeys);
   }

@@ -101,3 +101,25 @@ export async function recordUndeclaredKeys(workspaceId: string, keys: Iterable<s
     });
   }
 }
+
+/**
+ * Declares the columns a CSV import adds, as text, labelled by their header: a key not yet known is declared, one
+ * written undeclared becomes declared (as text), a declared one stays as it is (its type checks the import's values).
+ */
+export async function declareImportColumns(workspaceId: string, columns: Array<{ key: string; label: string }>): Promise<void> {
+  const known = await columnsFor(
+    workspaceId,
+    columns.map((column) => column.key),
+  );
+  let position = await nextPosition(workspaceId);
+  for (const { key, label } of columns) {
+    const column = known.get(key);
+    if (column?.declared) continue;
+    const definition = { label: label.slice(0, 64), type: 'text' as const, declared: true };
+    if (column) await CustomField.updateOne({ workspaceId, key, declared: false }, { $set: definition });
+    else
+      await CustomField.create({ workspaceId, key, ...definition, position: position++ }).catch((error: unknown) => {
+        if (!isDuplicateKey(error)) throw error;
+      });
+  }
+}

@@ -22,8 +22,15 @@ interface Origin {
   search?: { id: string; label: string };
   /** The credential's brand, where leads go unless the import names one (null: the workspace's default). */
   brandId?: string | null;
-  /** How the leads came, for their `lead.created` activity: default `agent` for an agent run's, else `api`. */
-  source?: 'api' | 'import' | 'agent';
+  /** The CSV import storing them (its rows past the plan's cap are stored as far as they fit, the rest refused). */
+  csvImportId?: string;
+}
+
+/** What storeLeads did: the API's answer, and the leads left out because the plan's cap was reached (CSV imports). */
+interface Stored {
+  output: z.infer<typeof importLeadsOutput>;
+  /** Ids (origin.leadIds) of the new leads past the cap, not stored. */
+  overCap: string[];
 }
 
 type Candidate = { _id: string; lead: NewLead; emailKey: string; linkedinKey: string; searchText: string };
@@ -53,6 +60,14 @@ export async function importLeads(
   origin: Origin = {},
 ): Promise<z.infer<typeof importLeadsOutput>> {
   // Chosen up front, so that the leads stored before a failure can be found.
+  return (await createLeads(workspaceId, input, origin)).output;
+}
+
+/**
+ * The one path every new lead is stored by (the API's import, an agent run's leads, a CSV import's rows): with a
+ * `csvImportId`, leads past the plan's cap are left out and named instead of failing the call.
+ */
+export async function createLeads(workspaceId: string, input: z.infer<typeof importLeadsInput>, origin: Origin = {}): Promise<Stored> {
   const leadIds = input.leads.map((_, index) => origin.leadIds?.[index] ?? timeOrderedId());
   try {
     return await storeLeads(workspaceId, input, { ...origin, leadIds });
@@ -77,7 +92,7 @@ async function storeLeads(
   workspaceId: string,
   input: z.infer<typeof importLeadsInput>,
   origin: Origin & { leadIds: string[] },
-): Promise<z.infer<typeof importLeadsOutput>> {
+): Promise<Stored> {
   const customKeys = columnKeys(input.leads);
   const columns = await columnsFor(workspaceId, customKeys);
   const leads = withCheckedCustomValues(input.leads, columns);
@@ -85,19 +100,24 @@ async function storeLeads(
   const brandId = await brandForWrite({ workspaceId, brandId: origin.brandId ?? null }, input.brand_id);
   const candidates = uniqueWithinBatch(leads, origin.leadIds);
 
-  const { search, docs, inserted } = await inLeadCapTurn(workspaceId, async (stored) => {
+  const { search, docs, inserted, overCap } = await inLeadCapTurn(workspaceId, async (stored) => {
+    let fitting = candidates;
+    let overCap: string[] = [];
     if (stored + candidates.length > limit) {
-      const fresh = (await withoutStored(workspaceId, candidates)).length;
-      if (stored + fresh > limit) throw leadLimitError(stored, limit, fresh);
+      const fresh = await withoutStored(workspaceId, candidates);
+      if (stored + fresh.length > limit && !origin.csvImportId) throw leadLimitError(stored, limit, fresh.length);
+      overCap = fresh.slice(Math.max(0, limit - stored)).map((candidate) => candidate._id);
+      const left = new Set(overCap);
+      fitting = candidates.filter((candidate) => !left.has(candidate._id));
     }
     const search = origin.search
       ? { _id: origin.search.id }
       : await LeadSearch.create({ workspaceId, label: input.name ?? `Import ${now().toISOString().slice(0, 10)}`, count: 0 });
     const storedAt = now();
-    const docs = candidates.map(({ lead, ...keys }) =>
+    const docs = fitting.map(({ lead, ...keys }) =>
       toDocument({ workspaceId, brandId, leadSearchId: search._id, storedAt, origin }, lead, keys),
     );
-    return { search, docs, inserted: await insertIgnoringDuplicates(docs) };
+    return { search, docs, inserted: await insertIgnoringDuplicates(docs), overCap };
   });
   if (origin.search) {
     await LeadSearch.updateOne(
@@ -112,7 +132,8 @@ async function storeLeads(
 
   const insertedIds = new Set(inserted);
   const stored = docs.filter((doc) => insertedIds.has(doc._id));
-  const source = origin.source ?? (origin.agentRunId ? 'agent' : 'api');
+  // How the leads came, for their `lead.created` activity.
+  const source = origin.csvImportId ? 'import' : origin.agentRunId ? 'agent' : 'api';
   await recordLeadActivity(
     stored.map((doc) => ({
       id: `${doc._id}:created`,
@@ -120,10 +141,17 @@ async function storeLeads(
       leadId: doc._id,
       type: 'lead.created',
       at: doc.createdAt,
-      data: { source, ...(origin.agentRunId && { agent_run_id: origin.agentRunId }) },
+      data: {
+        source,
+        ...(origin.agentRunId && { agent_run_id: origin.agentRunId }),
+        ...(origin.csvImportId && { import_id: origin.csvImportId }),
+      },
     })),
   );
-  return { created: stored.length, duplicates: leads.length - stored.length, leads: stored.map(toLead) };
+  return {
+    output: { created: stored.length, duplicates: leads.length - stored.length - overCap.length, leads: stored.map(toLead) },
+    overCap,
+  };
 }
 
 const columnKeys = (leads: NewLead[]) => new Set(leads.flatMap((lead) => Object.keys(lead.custom ?? {})));

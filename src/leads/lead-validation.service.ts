@@ -3,7 +3,7 @@ import type { startValidationInput } from '../../schema/validation.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/index.ts';
 import { fieldError } from '../errors/field-error.ts';
-import { leadListFilter } from './leads.service.ts';
+import { leadListFilter } from './lead-filter.ts';
 import { recordLeadActivity } from './lead-activity.service.ts';
 import { Lead, type LeadDoc } from './lead.models.ts';
 

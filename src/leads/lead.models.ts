@@ -3,6 +3,7 @@ import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import type { z } from 'zod';
 import { v7 as timeOrderedId } from 'uuid';
 import { coreFields, customFieldTypes, leadStatuses, researchProfile, type CoreField } from '../../schema/leads.ts';
+import { now } from '../clock.ts';
 import { turnModel } from '../db/turns.ts';
 
 const id = { type: String, default: () => randomUUID() };
@@ -42,13 +43,20 @@ const leadSchema = new Schema(
   },
   { timestamps: true, versionKey: false, minimize: false },
 );
+// Every write of a lead sets its updatedAt (the list's `updated_after`), by the service's clock.
+leadSchema.set('timestamps', { createdAt: true, updatedAt: true, currentTime: () => now() });
 // The list's filters, each with the list's sort (newest first). Every view but the archived one asks for
-// archivedAt null, so it comes right after the workspace; searchText ends the main one, so a search (`q`)
-// is matched against index entries before any lead is read, and counted from them.
-leadSchema.index({ workspaceId: 1, archivedAt: 1, createdAt: -1, searchText: 1 });
+// archivedAt null, so it comes right after the workspace; the main one ends with the fields of the filters on a
+// lead's text and state (`q`, score, validation verdict, whether it has an email), so that they are matched
+// against index entries in the list's order before any lead is read: a page stops at its limit, a count reads
+// no lead. One index for them all: SQLite's planner, without statistics, would not tell apart two with the
+// same leading fields.
+leadSchema.index({ workspaceId: 1, archivedAt: 1, createdAt: -1, searchText: 1, score: 1, email_status: 1, email: 1 });
 leadSchema.index({ workspaceId: 1, archivedAt: 1, status: 1, createdAt: -1 });
 leadSchema.index({ workspaceId: 1, archivedAt: 1, brandId: 1, createdAt: -1 });
 leadSchema.index({ workspaceId: 1, archivedAt: 1, unsubscribedAt: 1, createdAt: -1 });
+// Changes in order (`updated_after`, and its keyset pages).
+leadSchema.index({ workspaceId: 1, archivedAt: 1, updatedAt: 1, _id: 1 });
 // An agent run's leads, archived too.
 leadSchema.index({ workspaceId: 1, agentRunId: 1, createdAt: -1 });
 leadSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });

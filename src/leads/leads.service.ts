@@ -26,24 +26,8 @@ import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
 import type { Principal } from '../auth/principal.ts';
 import { brandFilter } from '../brands/index.ts';
 import { now } from '../clock.ts';
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The lead list's query for its filters (also what email validation selects leads with). */
-export function leadListFilter(
-  workspaceId: string,
-  brandId: string | null,
-  input: Pick<z.infer<typeof listLeadsInput>, 'q' | 'status' | 'agent_run_id'>,
-) {
-  const filter: Record<string, unknown> = { workspaceId, archivedAt: null };
-  if (input.status === 'archived') filter.archivedAt = { $ne: null };
-  else if (input.status === 'unsubscribed') filter.unsubscribedAt = { $ne: null };
-  else if (input.status) filter.status = input.status;
-  if (input.agent_run_id) filter.agentRunId = input.agent_run_id;
-  if (brandId) filter.brandId = brandId;
-  if (input.q?.trim()) filter.searchText = { $regex: escapeRegex(input.q.trim().toLowerCase()) };
-  return filter;
-}
+import { checkedCustomFilter, leadListFilter } from './lead-filter.ts';
+import { afterCursor, cursorAfter, orderFor, sortFor } from './lead-list-page.ts';
 
 /** The lead list for a credential: leads are pooled per workspace, so without `brand` every brand's leads are listed. */
 export async function listLeads(
@@ -51,15 +35,28 @@ export async function listLeads(
   input: z.infer<typeof listLeadsInput>,
 ): Promise<z.infer<typeof listLeadsOutput>> {
   const { workspaceId } = principal;
-  const filter = leadListFilter(workspaceId, await brandFilter(principal, input.brand, 'workspace'), input);
-  const [docs, total, workspaceTotal, fields, searches, workspace] = await Promise.all([
-    Lead.find(filter).sort({ createdAt: -1, _id: -1 }).skip(input.offset).limit(input.limit).lean<LeadDoc[]>(),
+  const [brand, custom] = await Promise.all([
+    brandFilter(principal, input.brand, 'workspace'),
+    checkedCustomFilter(workspaceId, input.custom),
+  ]);
+  const filter = leadListFilter(workspaceId, brand, { ...input, custom });
+  const order = orderFor(input);
+  const page = { ...filter, ...afterCursor(input.cursor, order, input.offset) };
+  const [found, total, workspaceTotal, fields, searches, workspace] = await Promise.all([
+    // One more than the page: whether there is a next page.
+    Lead.find(page)
+      .sort(sortFor(order))
+      .skip(input.offset)
+      .limit(input.limit + 1)
+      .lean<LeadDoc[]>(),
     Lead.countDocuments(filter),
     allLeadCount(workspaceId),
     listFields(workspaceId),
     LeadSearch.find({ workspaceId }).sort({ createdAt: -1 }).limit(50).lean(),
     getWorkspace(workspaceId),
   ]);
+  const docs = found.slice(0, input.limit);
+  const last = docs[docs.length - 1];
   return {
     leads: docs.map(toLead),
     total,
@@ -68,6 +65,7 @@ export async function listLeads(
     customFields: fields,
     campaigns: searches.map((s) => ({ id: s._id, label: s.label, count: s.count, created_at: s.createdAt.toISOString() })),
     leadLimit: planRules[workspace.plan].leadLimit,
+    next_cursor: found.length > input.limit && last ? cursorAfter(order, last) : null,
   };
 }
 

@@ -36,10 +36,14 @@ export interface CsvRouteOptions {
   onFault: (error: unknown) => void;
 }
 
-/** The query checked against `schema`, parameters typed as the REST bridge types them. */
-export function checkedQuery<T extends z.ZodType>(schema: T, request: Request): z.infer<T> {
+/** The query checked against `schema`, parameters typed (and reshaped, as a procedure's restInput) as the REST bridge does. */
+export function checkedQuery<T extends z.ZodType>(
+  schema: T,
+  request: Request,
+  reshape: (raw: Record<string, unknown>) => unknown = (raw) => raw,
+): z.infer<T> {
   const url = new URL(request.url);
-  const parsed = schema.safeParse(queryInput(schema, url.searchParams));
+  const parsed = schema.safeParse(reshape(queryInput(schema, url.searchParams)));
   if (!parsed.success) {
     const [first, ...rest] = parsed.error.issues.map((issue) => ({
       field: issue.path.map(String).join('.') || 'query',

@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.ts';
 
-const tooLarge = (maxBytes: number) => new AppError('payload_too_large', `Request body exceeds ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number, setting?: string) =>
+  new AppError('payload_too_large', `Request body exceeds ${maxBytes} bytes${setting ? ` (${setting})` : ''}`);
 const unreadable = (reason: string) => new AppError('validation_failed', `body: ${reason}`, { field: 'body' });
 
 /**
@@ -31,6 +32,36 @@ async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8A
     reader.releaseLock();
   }
   return Buffer.concat(chunks, length);
+}
+
+/**
+ * A large body read as it arrives, a chunk at a time (a file upload: never held whole), with the same limits as
+ * readBodyBytes: over `maxBytes` is 413 naming `setting` (the limit's name in the configuration), before a byte is
+ * read when its length is declared; a client that goes away mid-body is 400. The caller awaits each chunk's work
+ * before the next is read, so a slow consumer slows the client down instead of buffering.
+ */
+export async function* readBodyChunks(request: Request, maxBytes: number, setting: string): AsyncGenerator<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes, setting);
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  let length = 0;
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        throw unreadable((error as Error).message || 'the client went away');
+      }
+      if (next.done) return;
+      length += next.value.length;
+      if (length > maxBytes) throw tooLarge(maxBytes, setting);
+      yield next.value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 /**

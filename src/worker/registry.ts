@@ -2,6 +2,7 @@ import { agentRunHandler } from '../agents/jobs/agent-run.handler.ts';
 import { retentionPruneHandler } from '../housekeeping/jobs/retention-prune.handler.ts';
 import { strandedWorkRequeueHandler } from '../housekeeping/jobs/stranded-work-requeue.handler.ts';
 import type { JobHandler } from '../jobs/job-handler.ts';
+import { leadsImportHandler } from '../leads/jobs/leads-import.handler.ts';
 import { outreachAnalyzeRepliesHandler } from '../outreach/jobs/outreach-analyze-replies.handler.ts';
 import { outreachReadMailboxesHandler } from '../outreach/jobs/outreach-read-mailboxes.handler.ts';
 import { outreachTickHandler } from '../outreach/jobs/outreach-tick.handler.ts';
@@ -17,6 +18,7 @@ export const jobRegistry: JobHandler[] = [
   outreachAnalyzeRepliesHandler,
   validationRunHandler,
   agentRunHandler,
+  leadsImportHandler,
   webhooksDeliverHandler,
   strandedWorkRequeueHandler,
   retentionPruneHandler,

@@ -150,7 +150,20 @@ describe('GET /api/leads/export', () => {
     const operation = paths['/api/leads/export'].get;
     expect(operation['x-permission']).toBe('read');
     expect(operation.description).toContain('Permission: `read`.');
-    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual(['q', 'status', 'agent_run_id', 'brand']);
+    expect(operation.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'q',
+      'status',
+      'agent_run_id',
+      'brand',
+      'score_min',
+      'score_max',
+      'email_status',
+      'has_email',
+      'created_after',
+      'created_before',
+      'updated_after',
+      'custom',
+    ]);
     expect(Object.keys(operation.responses['200'].content)).toEqual(['text/csv']);
     expect(Object.keys(operation.responses)).toEqual(['200', '400', '401', '403', '404', '414', '429', '431', '500', '503']);
   });

@@ -34,6 +34,10 @@ describe('OpenAPI document and reference page', () => {
         'GET /api/leads/export',
         'GET /api/leads/fields',
         'POST /api/leads/fields',
+        'GET /api/leads/imports',
+        'POST /api/leads/imports',
+        'GET /api/leads/imports/{id}',
+        'GET /api/leads/imports/{id}/rejected',
         'GET /api/leads/research-profiles',
         'POST /api/leads/research-profiles',
         'GET /api/leads/validate',
@@ -120,8 +124,17 @@ describe('OpenAPI document and reference page', () => {
       'status',
       'agent_run_id',
       'brand',
+      'score_min',
+      'score_max',
+      'email_status',
+      'has_email',
+      'created_after',
+      'created_before',
+      'updated_after',
+      'custom',
       'limit',
       'offset',
+      'cursor',
     ]);
     expect(components.schemas.Lead.properties.email.description).toBe('Email address.');
     const body = (operation: { responses: Record<string, { content: Record<string, { schema: Record<string, any> }> }> }, status: number) =>

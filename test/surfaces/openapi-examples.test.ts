@@ -16,7 +16,7 @@ const server = useApiServer({
 });
 
 type Body = Record<string, unknown>;
-type Operation = { requestBody?: { content: { 'application/json': { example?: Body } } } };
+type Operation = { requestBody?: { content: { 'application/json'?: { example?: Body } } } };
 
 /** Each documented operation's body example, by `METHOD /path`, as /openapi.json serves it (what Swagger UI's "Try it out" sends). */
 let examples: Record<string, Body>;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   examples = {};
   for (const [path, operations] of Object.entries(body.paths as Record<string, Record<string, Operation>>)) {
     for (const [method, operation] of Object.entries(operations)) {
-      const example = operation.requestBody?.content['application/json'].example;
+      const example = operation.requestBody?.content['application/json']?.example;
       if (example) examples[`${method.toUpperCase()} ${path}`] = example;
     }
   }

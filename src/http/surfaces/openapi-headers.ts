@@ -76,7 +76,8 @@ export function declareHeaders(document: OpenAPIObject): void {
 /** One operation's header parameters and response headers, as declareHeaders places them (idempotent). */
 export function declareOperationHeaders(path: string, method: string, operation: Operation): void {
   if (!operation?.responses) return;
-  const isPost = method === 'post';
+  // A route that applies no Idempotency-Key says so (the CSV import's upload).
+  const isPost = method === 'post' && !(operation as { 'x-no-idempotency-key'?: boolean })['x-no-idempotency-key'];
   const key = ref('parameters', 'IdempotencyKey');
   if (isPost && !operation.parameters?.some((p) => (p as { $ref?: string }).$ref === key.$ref))
     operation.parameters = [...(operation.parameters ?? []), key];

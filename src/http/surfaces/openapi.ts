@@ -9,6 +9,7 @@ import type { Meta } from '../../trpc/init.ts';
 import { procedureDefs, type ProcedureDef } from '../../trpc/procedure-defs.ts';
 import { bodyExample, pathParameterNames, setBodyExample, withoutPathParameters } from './openapi-examples.ts';
 import { declareHeaders, declareOperationHeaders } from './openapi-headers.ts';
+import { documentLeadImports } from './openapi-lead-imports.ts';
 import { errorCodesOf, errorResponses } from './openapi-responses.ts';
 import { webhooksSection } from './openapi-webhooks.ts';
 import { inlineJsonSchema, typeEnumKeyedRecords } from './zod-json-schema.ts';
@@ -87,6 +88,7 @@ export function buildOpenApiDocument(appRouter: AppRouter, baseUrl: string): Ope
     requestBody: invokePostBody(procedures['endpoints.invokePost']!),
   };
   document.paths![leadExportPath] = { get: leadExportOperation() };
+  documentLeadImports(document, documentAccess as (operation: Record<string, unknown>, meta: Meta) => void);
   declareHeaders(document);
   document.webhooks = webhooksSection(document);
   typeEnumKeyedRecords(document);

@@ -9,7 +9,12 @@ export const runStatus = z
 
 export const scrapeOptions = z
   .strictObject({
-    max_pages: z.int().min(1).max(100).optional().describe("Pages to fetch at most (default: the scraper's follow.max_pages, or 1)."),
+    max_pages: z
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe("Pages to fetch at most (default: the scraper's crawl.max_pages or follow.max_pages, or 1)."),
     timeout_ms: z.int().min(1000).max(120_000).optional().describe('Budget for each page (default 30 s).'),
     wait_for: cssSelector.optional().describe('Browser engine: wait for this selector before extracting.'),
     wait: z
@@ -79,7 +84,8 @@ export const scrapeRun = z
     overageCredits: z.int().describe('Credits spent beyond the balance with overage on.'),
     failures: z.array(z.object({ url: z.string(), reason: z.string() })).describe('Pages that could not be fetched.'),
     error: z.string().nullable().describe('Why the run failed or stopped early.'),
-    errorCode: z.string().nullable().describe('Machine code for `error`, for example `url_not_allowed`.'),
+    errorCode: z.string().nullable().describe('Machine code for `error`, for example `url_not_allowed`, or `cancelled`.'),
+    schedule_id: uuid.nullable().describe('The schedule that started the run (see /api/schedules), or null.'),
     created_at: dateTime,
     started_at: nullableDateTime,
     finished_at: nullableDateTime,
@@ -87,6 +93,7 @@ export const scrapeRun = z
   .meta({ id: 'ScrapeRun' });
 
 export const runIdInput = z.object({ runId: uuid });
+export const cancelScrapeRunOutput = z.object({ run: scrapeRun });
 export const scrapeDataInput = z.object({ scraperId: uuid, runId: uuid });
 export const scrapeDataOutput = z.object({
   runId: uuid,
@@ -110,6 +117,7 @@ export const scraperRunSummary = z
     created_at: dateTime,
     finished_at: nullableDateTime,
     error: z.string().nullable().describe('Why the run failed or stopped early.'),
+    schedule_id: uuid.nullable().describe('The schedule that started the run, or null.'),
   })
   .meta({ id: 'ScraperRunSummary' });
 

@@ -5,6 +5,7 @@ import { exampleId, dateTime, deletion, nullableDateTime, uuid } from './common.
 export const webhookEventTypes = [
   'scrape.run.completed',
   'scrape.run.failed',
+  'scrape.run.cancelled',
   'agent.run.completed',
   'agent.run.failed',
   'agent.run.paused',

@@ -26,6 +26,7 @@ const scrapeRunEnded = z
 export const eventData = {
   'scrape.run.completed': scrapeRunEnded,
   'scrape.run.failed': scrapeRunEnded,
+  'scrape.run.cancelled': scrapeRunEnded,
   /** The job as GET /api/leads/validate/{id} answers it. */
   'validation.job.completed': validationJob,
   'validation.job.failed': validationJob,
@@ -54,6 +55,7 @@ export type EventType = keyof typeof eventData;
 export const eventDescriptions: Record<EventType, string> = {
   'scrape.run.completed': 'A scrape run finished.',
   'scrape.run.failed': 'A scrape run failed or stopped early.',
+  'scrape.run.cancelled': 'A scrape run was cancelled (POST /api/scrape/runs/{runId}/cancel); the items it read are kept.',
   'validation.job.completed': 'An email validation job finished.',
   'validation.job.failed': 'An email validation job failed.',
   'agent.run.completed': 'An agent run finished.',

@@ -5,16 +5,17 @@ import { fromOutput } from '../trpc/init.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
 import { getRunData } from './scrape-runs.service.ts';
 
+/** A completed run's data, or what a cancelled one read before it stopped. */
+const hasData = (output: { status: string }) => output.status === 'completed' || output.status === 'cancelled';
+
 export const getScrapeDataProcedure = apiProcedure
   .meta({
     permission: 'read',
     errorStyle: 'scraping',
-    successStatus: fromOutput(scrapeDataOutput, (output) => (output.status === 'completed' ? 200 : 202)),
+    successStatus: fromOutput(scrapeDataOutput, (output) => (hasData(output) ? 200 : 202)),
     errors: ['run_failed'],
     // REST answers with the extracted JSON itself, or `{ runId, status }` until it is there.
-    restBody: fromOutput(scrapeDataOutput, (output) =>
-      output.status === 'completed' ? output.data : { runId: output.runId, status: output.status },
-    ),
+    restBody: fromOutput(scrapeDataOutput, (output) => (hasData(output) ? output.data : { runId: output.runId, status: output.status })),
     restResponses: {
       200: { description: "The extracted JSON itself, as the scraper's output schema describes it", body: z.unknown() },
       202: { description: 'The run is not completed yet', body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }) },
@@ -25,7 +26,7 @@ export const getScrapeDataProcedure = apiProcedure
       tags: ['Scraping'],
       summary: 'The extracted data of a run',
       description:
-        'The extracted JSON with no envelope once the run is completed; 202 `{ runId, status }` before; 422 `run_failed` when it failed.',
+        'The extracted JSON with no envelope once the run is completed (or what a cancelled run read); 202 `{ runId, status }` before; 422 `run_failed` when it failed, or was cancelled before its first page.',
     },
   })
   .input(scrapeDataInput)

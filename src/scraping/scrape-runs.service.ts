@@ -31,6 +31,7 @@ export async function toRun(doc: ScrapeRunDoc): Promise<z.infer<typeof scrapeRun
     failures: doc.failures.map(({ url, reason }) => ({ url, reason })),
     error: doc.error ?? null,
     errorCode: doc.errorCode ?? null,
+    schedule_id: doc.scheduleId ?? null,
     created_at: doc.createdAt.toISOString(),
     started_at: doc.startedAt?.toISOString() ?? null,
     finished_at: doc.finishedAt?.toISOString() ?? null,
@@ -56,7 +57,7 @@ async function assertCanPayOnePage(workspaceId: string, scraper: ScraperDoc): Pr
 }
 
 /** What a caller may set on a run beyond the page: its options, another output schema, and its id when it must know it first. */
-type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson'>> & { runId?: string };
+type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson' | 'scheduleId'>> & { runId?: string };
 
 /** A scraper's runs, newest first, at most `limit`, with the count of all matching; 404 for another workspace's scraper. */
 export async function listScraperRuns(
@@ -80,6 +81,7 @@ export async function listScraperRuns(
       created_at: run.created_at,
       finished_at: run.finished_at,
       error: run.error,
+      schedule_id: run.schedule_id,
     })),
     total,
   };
@@ -138,12 +140,13 @@ export async function getRunData(workspaceId: string, scraperId: string, runId: 
 
 export async function runData(run: ScrapeRunDoc) {
   const runId = run._id;
-  if (run.status === 'failed' || run.status === 'cancelled') {
+  // A cancelled run keeps the items it read (none when it was cancelled before its first page).
+  if (run.status === 'failed' || (run.status === 'cancelled' && !run.resultKey)) {
     throw new AppError('run_failed', `The run ${run.status === 'failed' ? 'failed' : 'was cancelled'}: ${run.error ?? 'no data'}`, {
       runId,
     });
   }
-  if (run.status !== 'completed' || !run.resultKey) return { runId, status: run.status, data: undefined };
+  if (isActive(run.status) || !run.resultKey) return { runId, status: run.status, data: undefined };
   return { runId, status: run.status, data: await loadResult(run.resultKey, run.resultChunks) };
 }
 

@@ -94,7 +94,17 @@ export const scrapeRun = z
 
 export const runIdInput = z.object({ runId: uuid });
 export const cancelScrapeRunOutput = z.object({ run: scrapeRun });
-export const scrapeDataInput = z.object({ scraperId: uuid, runId: uuid });
+export const dataFormats = ['json', 'csv', 'jsonl'] as const;
+export const scrapeDataInput = z.object({
+  scraperId: uuid,
+  runId: uuid,
+  format: z
+    .enum(dataFormats)
+    .default('json')
+    .describe(
+      "`json` (the data itself), or a streamed download (REST only): `csv`, the scraper's fields as columns, one row an item; `jsonl`, one item a line.",
+    ),
+});
 export const scrapeDataOutput = z.object({
   runId: uuid,
   status: runStatus,

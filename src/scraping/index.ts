@@ -4,3 +4,4 @@ export { giveUpRun } from './run-lifecycle.ts';
 export { getRun, queueRun, requeueStrandedScrapeRuns, runData, waitForRunToEnd } from './scrape-runs.service.ts';
 export { getScraperDoc } from './scraper-lookup.ts';
 export { scraperCountsByFolder, unfileScrapers } from './scrapers.service.ts';
+export { runDataFileRoute } from './run-data-files.route.ts';

@@ -5,13 +5,14 @@ import { scrapeRunJob } from './jobs/scrape-run.job.ts';
 import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
 import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/index.ts';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { assertUrlAllowed, UrlNotAllowedError } from '../../outbound/address-guard.ts';
 import { addressPolicy } from '../net/address-policy.ts';
 import { creditsPerPage } from './pricing.ts';
 import { deleteResult, loadResult } from './result-store.ts';
-import { isActive, runUsageAccount } from './run-lifecycle.ts';
+import { endRun, isActive, runUsageAccount } from './run-lifecycle.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
 import type { ScraperDoc } from './scraper.model.ts';
 import { getScraperDoc } from './scraper-lookup.ts';
@@ -174,4 +175,39 @@ export async function requeueStrandedScrapeRuns(): Promise<void> {
   const waiting = { status: { $in: ['queued', 'running'] as const }, updatedAt: { $lt: strandedBefore() } };
   const runs = await ScrapeRun.find(waiting, { _id: 1, workspaceId: 1 }).lean<Array<{ _id: string; workspaceId: string }>>();
   for (const { _id, workspaceId } of runs) await enqueueOnceAt(scrapeRunJob, new Date(), { runId: _id, workspaceId }, ['runId']);
+}
+
+/** Start refusals a scheduled run is recorded as failed for: nobody is waiting on a request to be told. */
+const refusedAtStart = new Set<string>(['insufficient_credits', 'url_not_allowed']);
+
+/**
+ * Starts a schedule's run under `runId`, an id the schedule derives from the
+ * due time: a second start for the same due time (another worker, a retry)
+ * finds it taken, and answers false. A run refused at start (no credits, an
+ * address no longer allowed) is recorded failed with the refusal's code and
+ * announced as failed runs are (scrape.run.failed).
+ */
+export async function startScheduledRun(
+  workspaceId: string,
+  input: { scraperId: string; url: string; options: ScrapeRunDoc['options']; scheduleId: string; runId: string },
+): Promise<boolean> {
+  const scraper = await getScraperDoc(workspaceId, input.scraperId);
+  const extras = { options: input.options, scheduleId: input.scheduleId };
+  try {
+    await queueRun(workspaceId, scraper, input.url, { runId: input.runId, ...extras });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    if (!(error instanceof AppError) || !refusedAtStart.has(error.code)) throw error;
+    try {
+      const run = (
+        await ScrapeRun.create({ _id: input.runId, workspaceId, scraperId: scraper._id, url: input.url, ...extras })
+      ).toObject() as ScrapeRunDoc;
+      await endRun(run, { status: 'failed', error: error.message, errorCode: error.code });
+      return true;
+    } catch (recordError) {
+      if (isDuplicateKey(recordError)) return false;
+      throw recordError;
+    }
+  }
 }

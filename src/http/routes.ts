@@ -9,4 +9,11 @@ import { outreachLinksRoute, suppressionsCsvRoute } from '../outreach/index.ts';
  * The HTTP routes domains serve themselves, beside their procedures (src/http/router.ts), asked in this order before
  * the REST bridge: downloads a JSON procedure cannot stream, the pages mail links open, the OAuth server.
  */
-export const domainRoutes: DomainRoute[] = [outreachLinksRoute, artifactDownloadRoute, oauthRoute, suppressionsCsvRoute, leadExportRoute, runDataFileRoute];
+export const domainRoutes: DomainRoute[] = [
+  outreachLinksRoute,
+  artifactDownloadRoute,
+  oauthRoute,
+  suppressionsCsvRoute,
+  leadExportRoute,
+  runDataFileRoute,
+];

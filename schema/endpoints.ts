@@ -33,8 +33,27 @@ const endpointFields = {
   mode: z.enum(['sync', 'async']).describe('`sync` waits up to about 110 s for the result; `async` answers 202 with a run id at once.'),
 };
 
+const endpointDrift = z
+  .object({
+    at: dateTime.describe('When the drifted result was found.'),
+    run_id: uuid.describe('The run that produced it.'),
+    errors: z.array(z.string()).describe('What was wrong: the output schema errors, or that it found no items.'),
+  })
+  .meta({ id: 'EndpointDrift' });
+
 export const publishedEndpoint = z
-  .object({ id: uuid, ...endpointFields, created_at: dateTime, updated_at: dateTime })
+  .object({
+    id: uuid,
+    ...endpointFields,
+    health: z
+      .enum(['ok', 'drifted'])
+      .describe(
+        "`drifted`: its last result failed the output schema, or found no items where the last healthy one had some (the site's markup likely changed); `ok` again after a valid result.",
+      ),
+    drift: endpointDrift.nullable().describe('The drifted result, while `health` is `drifted`; null otherwise.'),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
   .meta({ id: 'PublishedEndpoint' });
 export type PublishedEndpoint = z.infer<typeof publishedEndpoint>;
 

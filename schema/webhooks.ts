@@ -6,6 +6,8 @@ export const webhookEventTypes = [
   'scrape.run.completed',
   'scrape.run.failed',
   'scrape.run.cancelled',
+  'endpoint.output.drifted',
+  'endpoint.output.recovered',
   'agent.run.completed',
   'agent.run.failed',
   'agent.run.paused',

@@ -36,7 +36,7 @@ async function scheduled(cron = '0 10 * * *', timezone = 'Europe/Berlin') {
 
 describe('schedules', () => {
   it('starts one run at its due time in its time zone, carrying schedule_id, and one catch-up run for missed times', async () => {
-    clock.set('2026-06-01T07:59:40Z'); // 09:59:40 in Berlin (summer time)
+    clock.set(new Date('2026-06-01T07:59:40Z')); // 09:59:40 in Berlin (summer time)
     const { apiKey, scraperId, schedule } = await scheduled();
     expect(schedule).toMatchObject({
       cron: '0 10 * * *',
@@ -76,7 +76,7 @@ describe('schedules', () => {
   });
 
   it('starts exactly one run for a due time however many workers look at once', async () => {
-    clock.set('2026-06-01T11:59:58Z');
+    clock.set(new Date('2026-06-01T11:59:58Z'));
     clock.freeze();
     const { apiKey, scraperId } = await scheduled('0 12 * * *', 'UTC');
     clock.advance(5_000);
@@ -86,7 +86,7 @@ describe('schedules', () => {
   });
 
   it('fails a due run without credits with insufficient_credits and its event', async () => {
-    clock.set('2026-06-01T11:59:58Z');
+    clock.set(new Date('2026-06-01T11:59:58Z'));
     const { apiKey, workspaceId, scraperId, schedule } = await scheduled('0 12 * * *', 'UTC');
     await setBalances(workspaceId, { crawl: 0 });
     clock.advance(5_000);
@@ -105,7 +105,7 @@ describe('schedules', () => {
   });
 
   it('lists, pauses, resumes and deletes schedules; refuses a bad cron or time zone naming the field', async () => {
-    clock.set('2026-03-28T12:00:00Z');
+    clock.set(new Date('2026-03-28T12:00:00Z'));
     const { apiKey, scraperId, schedule } = await scheduled('30 2 * * *', 'Europe/Berlin');
     // 02:30 does not exist in Berlin on 29 March 2026 (clocks go 02:00 → 03:00): it runs an hour on, at 03:30 CEST.
     expect(schedule.next_run_at).toBe('2026-03-29T01:30:00.000Z');
@@ -127,7 +127,7 @@ describe('schedules', () => {
     ] as const) {
       const res = await server.request('POST', '/api/schedules', {
         key: apiKey,
-        body: { scraper_id: scraperId, url: `${sites.site.origin}/`, cron: '0 9 * * *', ...body },
+        body: { scraper_id: scraperId, url: `${sites.site.origin}/`, ...{ cron: '0 9 * * *', timezone: 'UTC' }, ...body },
       });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body, JSON.stringify(body)).toMatchObject({ code: 'validation_failed', field });

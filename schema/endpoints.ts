@@ -35,9 +35,9 @@ const endpointFields = {
 
 const endpointDrift = z
   .object({
-    at: dateTime.describe('When the drifted result was found.'),
-    run_id: uuid.describe('The run that produced it.'),
-    errors: z.array(z.string()).describe('What was wrong: the output schema errors, or that it found no items.'),
+    at: dateTime.describe('When it was found.'),
+    run_id: uuid.describe('Its run.'),
+    errors: z.array(z.string()).describe('What was wrong.'),
   })
   .meta({ id: 'EndpointDrift' });
 
@@ -47,10 +47,8 @@ export const publishedEndpoint = z
     ...endpointFields,
     health: z
       .enum(['ok', 'drifted'])
-      .describe(
-        "`drifted`: its last result failed the output schema, or found no items where the last healthy one had some (the site's markup likely changed); `ok` again after a valid result.",
-      ),
-    drift: endpointDrift.nullable().describe('The drifted result, while `health` is `drifted`; null otherwise.'),
+      .describe('`drifted`: the last result failed the output schema or had no items where the last healthy one had some.'),
+    drift: endpointDrift.nullable().describe('The drifted result, or null.'),
     created_at: dateTime,
     updated_at: dateTime,
   })

@@ -9,12 +9,7 @@ export const runStatus = z
 
 export const scrapeOptions = z
   .strictObject({
-    max_pages: z
-      .int()
-      .min(1)
-      .max(10_000)
-      .optional()
-      .describe("Pages to fetch at most (default: the scraper's crawl.max_pages or follow.max_pages, or 1)."),
+    max_pages: z.int().min(1).max(10_000).optional().describe("Pages at most (default: the scraper's crawl or follow max_pages, or 1)."),
     timeout_ms: z.int().min(1000).max(120_000).optional().describe('Budget for each page (default 30 s).'),
     wait_for: cssSelector.optional().describe('Browser engine: wait for this selector before extracting.'),
     wait: z
@@ -84,8 +79,8 @@ export const scrapeRun = z
     overageCredits: z.int().describe('Credits spent beyond the balance with overage on.'),
     failures: z.array(z.object({ url: z.string(), reason: z.string() })).describe('Pages that could not be fetched.'),
     error: z.string().nullable().describe('Why the run failed or stopped early.'),
-    errorCode: z.string().nullable().describe('Machine code for `error`, for example `url_not_allowed`, or `cancelled`.'),
-    schedule_id: uuid.nullable().describe('The schedule that started the run (see /api/schedules), or null.'),
+    errorCode: z.string().nullable().describe('Machine code for `error`, for example `url_not_allowed`.'),
+    schedule_id: uuid.nullable().describe('The schedule that started it, or null.'),
     created_at: dateTime,
     started_at: nullableDateTime,
     finished_at: nullableDateTime,
@@ -101,9 +96,7 @@ export const scrapeDataInput = z.object({
   format: z
     .enum(dataFormats)
     .default('json')
-    .describe(
-      "`json` (the data itself), or a streamed download (REST only): `csv`, the scraper's fields as columns, one row an item; `jsonl`, one item a line.",
-    ),
+    .describe('`json`, or a REST download: `csv` (fields as columns) or `jsonl` (an item a line).'),
 });
 export const scrapeDataOutput = z.object({
   runId: uuid,
@@ -127,7 +120,7 @@ export const scraperRunSummary = z
     created_at: dateTime,
     finished_at: nullableDateTime,
     error: z.string().nullable().describe('Why the run failed or stopped early.'),
-    schedule_id: uuid.nullable().describe('The schedule that started the run, or null.'),
+    schedule_id: uuid.nullable().describe('The schedule that started it, or null.'),
   })
   .meta({ id: 'ScraperRunSummary' });
 

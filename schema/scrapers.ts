@@ -44,12 +44,7 @@ export const followRules = z
 
 export type FollowRules = z.infer<typeof followRules>;
 
-const pathGlob = z
-  .string()
-  .min(1)
-  .max(300)
-  .regex(/^\//, 'must start with / (it matches the URL path)')
-  .describe('A glob on the URL path, e.g. `/blog/**` (`*` within a segment, `**` across segments).');
+const pathGlob = z.string().min(1).max(300).regex(/^\//, 'must start with / (it matches the URL path)').describe('A URL path glob.');
 
 export const crawlStarts = ['links', 'sitemap'] as const;
 
@@ -58,9 +53,7 @@ export const crawlRules = z
     start: z
       .enum(crawlStarts)
       .default('links')
-      .describe(
-        "`links`: the run's URL (depth 0), then the links found on each page, on the same host. `sitemap`: the pages the site's sitemaps list (robots.txt `Sitemap:` lines and /sitemap.xml; indexes and gzip read); the run's URL names the site.",
-      ),
+      .describe("`links`: same-host links from the run's URL; `sitemap`: the pages the site's sitemaps list."),
     include: z
       .array(pathGlob)
       .max(50)

@@ -20,13 +20,10 @@ export function toSchedule(doc: ScheduleDoc): ScheduleOut {
     url: doc.url,
     cron: doc.cron,
     timezone: doc.timezone,
-    options: doc.options ?? {},
     enabled: doc.enabled,
     next_run_at: doc.nextRunAt?.toISOString() ?? null,
     last_run_at: doc.lastRunAt?.toISOString() ?? null,
     last_run_id: doc.lastRunId ?? null,
-    created_at: doc.createdAt.toISOString(),
-    updated_at: doc.updatedAt.toISOString(),
   };
 }
 

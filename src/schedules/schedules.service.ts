@@ -36,8 +36,8 @@ async function ownedSchedule(workspaceId: string, id: string): Promise<ScheduleD
 export async function createSchedule(workspaceId: string, input: z.infer<typeof createScheduleInput>): Promise<ScheduleOut> {
   assertCron(input.cron);
   assertTimezone(input.timezone);
-  const scraper = await getScraperDoc(workspaceId, input.scraper_id).catch(() => {
-    throw notFound('Scraper', 'scraper_id');
+  const scraper = await getScraperDoc(workspaceId, input.scraper_id).catch((error: unknown) => {
+    throw error instanceof AppError && error.code === 'not_found' ? notFound('Scraper', 'scraper_id') : error;
   });
   const doc = await Schedule.create({
     workspaceId,

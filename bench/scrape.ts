@@ -4,9 +4,12 @@
  * extraction (the floor), first on an empty store, then again after
  * BENCH_HISTORY finished runs are stored (a deployment that has aged); then
  * published-endpoint cache hits per second beside GET /api/user, with
- * requests spread over many keys under the real per-minute limit.
+ * requests spread over many keys under the real per-minute limit; last, a
+ * sitemap crawl of BENCH_SITEMAP_PAGES pages (one run: robots.txt, a gzipped
+ * sitemap behind an index, a path pattern) beside a plain CheerioCrawler
+ * fetching the same pages.
  *
- *   npm run bench:scrape     # BENCH_HTTP_PAGES=1000 BENCH_BROWSER_PAGES=50 BENCH_HISTORY=5000 BENCH_SECONDS=10
+ *   npm run bench:scrape     # BENCH_HTTP_PAGES=1000 BENCH_BROWSER_PAGES=50 BENCH_HISTORY=5000 BENCH_SECONDS=10 BENCH_SITEMAP_PAGES=1000
  *
  * Everything runs on 127.0.0.1.
  */
@@ -16,10 +19,10 @@ import { log, LogLevel } from '@crawlee/cheerio';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { setBalances } from '../src/credits/credits.service.ts';
 import { createWorkspace } from '../src/account/account.service.ts';
-import { catalogueSite, serveFixture } from '../test/support/fixture-sites.ts';
+import { catalogueSite, crawlSite, serveFixture } from '../test/support/fixture-sites.ts';
 import { freePort, startService } from '../test/support/processes.ts';
 import { catalogueRules } from '../test/support/scraping.ts';
-import { floorCrawl } from './support-crawlee-floor.ts';
+import { floorCrawl, floorSitemapCrawl } from './support-crawlee-floor.ts';
 import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
 import { seedFinishedRuns } from './support-scrape-history.ts';
 import { benchStore, createKeys } from './support-store.ts';
@@ -30,11 +33,13 @@ const httpPages = Number(process.env.BENCH_HTTP_PAGES ?? 1000);
 const browserPages = Number(process.env.BENCH_BROWSER_PAGES ?? 50);
 const history = Number(process.env.BENCH_HISTORY ?? 5000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const sitemapPages = Number(process.env.BENCH_SITEMAP_PAGES ?? 1000);
 const connections = 32;
 const chainLength = 100; // a run follows at most 100 pages
 const parallelRuns = 5; // the worker's default concurrency
 
 const site = await serveFixture(catalogueSite({ pages: Math.max(httpPages, browserPages), perPage: 10 }));
+const sitemapSite = await serveFixture(crawlSite({ posts: sitemapPages, shop: 0 }));
 const store = benchStore('scrape');
 const database = await store.open();
 await connectDatabase(database.uri);
@@ -157,6 +162,30 @@ for (const [name, path, keys] of [
   sampleRss();
   console.log(formatFigures(name, figures));
 }
+// A sitemap crawl: one run over the site's posts, found through robots.txt, a sitemap index and a gzipped sitemap.
+const sitemapFloor = await floorSitemapCrawl(`${sitemapSite.origin}/sitemaps/blog.xml.gz`, sitemapPages);
+const sitemapScraper = (
+  await api('POST', '/api/scrapers', {
+    name: 'sitemap',
+    extract: { fields: { title: { selector: 'h1' } } },
+    crawl: { start: 'sitemap', include: ['/blog/post-*'], max_pages: sitemapPages },
+  })
+).body.scraper;
+const sitemapStarted = performance.now();
+const sitemapRunId = (await api('POST', `/api/scrape/${sitemapScraper.id}`, { url: `${sitemapSite.origin}/` })).body.data.runId;
+for (;;) {
+  sampleRss();
+  const run = (await api('GET', `/api/scrape/runs/${sitemapRunId}`)).body;
+  if (run.status === 'completed' && run.pages === sitemapPages) break;
+  if (run.status !== 'queued' && run.status !== 'running')
+    throw new Error(`sitemap run ${run.status} with ${run.pages} pages: ${run.error}`);
+  await new Promise((r) => setTimeout(r, 100));
+}
+const sitemapRate = sitemapPages / ((performance.now() - sitemapStarted) / 1000);
+console.log(
+  `\nsitemap ${String(sitemapPages).padStart(5)} pages  one crawl run          service ${sitemapRate.toFixed(1).padStart(7)} pages/s   plain Crawlee ${sitemapFloor.toFixed(1).padStart(7)} pages/s   ${(sitemapRate / sitemapFloor).toFixed(2)}x floor`,
+);
+
 console.log(
   `\nservice (API + worker) peak RSS ${peakRss.toFixed(0)} MiB; store: ${store.name}; ${parallelRuns} runs at a time (SCRAPE_HOST_CONCURRENCY ${parallelRuns}), ${chainLength} pages a run; ${connections} connections, ${seconds} s, rate limit ${rateLimitPerMinute}/min per key`,
 );
@@ -165,5 +194,6 @@ await service.stop();
 await disconnectDatabase();
 await database.stop();
 await site.close();
+await sitemapSite.close();
 store.remove();
 process.exit(0);

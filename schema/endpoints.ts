@@ -33,8 +33,25 @@ const endpointFields = {
   mode: z.enum(['sync', 'async']).describe('`sync` waits up to about 110 s for the result; `async` answers 202 with a run id at once.'),
 };
 
+const endpointDrift = z
+  .object({
+    at: dateTime.describe('When it was found.'),
+    run_id: uuid.describe('Its run.'),
+    errors: z.array(z.string()).describe('What was wrong.'),
+  })
+  .meta({ id: 'EndpointDrift' });
+
 export const publishedEndpoint = z
-  .object({ id: uuid, ...endpointFields, created_at: dateTime, updated_at: dateTime })
+  .object({
+    id: uuid,
+    ...endpointFields,
+    health: z
+      .enum(['ok', 'drifted'])
+      .describe('`drifted`: the last result failed the output schema or had no items where the last healthy one had some.'),
+    drift: endpointDrift.nullable().describe('The drifted result, or null.'),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
   .meta({ id: 'PublishedEndpoint' });
 export type PublishedEndpoint = z.infer<typeof publishedEndpoint>;
 

@@ -9,7 +9,7 @@ export const runStatus = z
 
 export const scrapeOptions = z
   .strictObject({
-    max_pages: z.int().min(1).max(100).optional().describe("Pages to fetch at most (default: the scraper's follow.max_pages, or 1)."),
+    max_pages: z.int().min(1).max(10_000).optional().describe("Pages at most (default: the scraper's crawl or follow max_pages, or 1)."),
     timeout_ms: z.int().min(1000).max(120_000).optional().describe('Budget for each page (default 30 s).'),
     wait_for: cssSelector.optional().describe('Browser engine: wait for this selector before extracting.'),
     wait: z
@@ -80,6 +80,7 @@ export const scrapeRun = z
     failures: z.array(z.object({ url: z.string(), reason: z.string() })).describe('Pages that could not be fetched.'),
     error: z.string().nullable().describe('Why the run failed or stopped early.'),
     errorCode: z.string().nullable().describe('Machine code for `error`, for example `url_not_allowed`.'),
+    schedule_id: uuid.nullable().describe('The schedule that started it, or null.'),
     created_at: dateTime,
     started_at: nullableDateTime,
     finished_at: nullableDateTime,
@@ -87,7 +88,16 @@ export const scrapeRun = z
   .meta({ id: 'ScrapeRun' });
 
 export const runIdInput = z.object({ runId: uuid });
-export const scrapeDataInput = z.object({ scraperId: uuid, runId: uuid });
+export const cancelScrapeRunOutput = z.object({ run: scrapeRun });
+export const dataFormats = ['json', 'csv', 'jsonl'] as const;
+export const scrapeDataInput = z.object({
+  scraperId: uuid,
+  runId: uuid,
+  format: z
+    .enum(dataFormats)
+    .default('json')
+    .describe('`json`, or a REST download: `csv` (fields as columns) or `jsonl` (an item a line).'),
+});
 export const scrapeDataOutput = z.object({
   runId: uuid,
   status: runStatus,
@@ -110,6 +120,7 @@ export const scraperRunSummary = z
     created_at: dateTime,
     finished_at: nullableDateTime,
     error: z.string().nullable().describe('Why the run failed or stopped early.'),
+    schedule_id: uuid.nullable().describe('The schedule that started it, or null.'),
   })
   .meta({ id: 'ScraperRunSummary' });
 

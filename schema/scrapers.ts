@@ -44,6 +44,34 @@ export const followRules = z
 
 export type FollowRules = z.infer<typeof followRules>;
 
+const pathGlob = z.string().min(1).max(300).regex(/^\//, 'must start with / (it matches the URL path)').describe('A URL path glob.');
+
+export const crawlStarts = ['links', 'sitemap'] as const;
+
+export const crawlRules = z
+  .strictObject({
+    start: z
+      .enum(crawlStarts)
+      .default('links')
+      .describe("`links`: same-host links from the run's URL; `sitemap`: the pages the site's sitemaps list."),
+    include: z
+      .array(pathGlob)
+      .max(50)
+      .default([])
+      .describe('Only pages whose path matches one of these are fetched; every page when empty.'),
+    exclude: z.array(pathGlob).max(50).default([]).describe('Pages whose path matches one of these are never fetched.'),
+    max_pages: z.int().min(1).max(10_000).default(100).describe('Pages to fetch at most.'),
+    max_depth: z
+      .int()
+      .min(0)
+      .max(20)
+      .default(5)
+      .describe('`links`: how many links away from the start page to go (0: the start page only).'),
+  })
+  .meta({ id: 'CrawlRules' });
+
+export type CrawlRules = z.infer<typeof crawlRules>;
+
 export const engines = ['http', 'browser'] as const;
 export const jsonSchemaObject = z.record(z.string(), z.unknown()).describe('A JSON Schema (draft 2020-12 or 07).');
 
@@ -52,6 +80,11 @@ const scraperFields = {
   engine: z.enum(engines).describe('`http` fetches HTML (fast, 1 credit a page); `browser` renders pages in Chromium (3 credits a page).'),
   extract: extractRules,
   follow: followRules.nullable().describe('Pagination: items are concatenated across pages.'),
+  crawl: crawlRules
+    .nullable()
+    .describe(
+      'A crawl of many pages instead of `follow`: each page extracted with `extract`, items concatenated (a page is one item without `items`).',
+    ),
   output_schema: jsonSchemaObject.describe('JSON Schema results must conform to; derived from `extract` when not given.'),
   respect_robots: z.boolean().describe('Skip pages robots.txt disallows.'),
   insecure_tls: z
@@ -78,6 +111,7 @@ export const createScraperInput = z
     engine: scraperFields.engine.default('http'),
     extract: extractRules,
     follow: followRules.optional(),
+    crawl: crawlRules.optional(),
     output_schema: scraperFields.output_schema.optional(),
     respect_robots: scraperFields.respect_robots.default(true),
     insecure_tls: scraperFields.insecure_tls.default(false),
@@ -107,6 +141,7 @@ export const updateScraperInput = z
     engine: scraperFields.engine.optional(),
     extract: extractRules.optional(),
     follow: followRules.nullable().optional(),
+    crawl: crawlRules.nullable().optional(),
     output_schema: scraperFields.output_schema.nullable().optional().describe('A new schema, or null to derive it from `extract` again.'),
     respect_robots: scraperFields.respect_robots.optional(),
     insecure_tls: scraperFields.insecure_tls.optional(),

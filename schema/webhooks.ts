@@ -5,6 +5,9 @@ import { exampleId, dateTime, deletion, nullableDateTime, uuid } from './common.
 export const webhookEventTypes = [
   'scrape.run.completed',
   'scrape.run.failed',
+  'scrape.run.cancelled',
+  'endpoint.output.drifted',
+  'endpoint.output.recovered',
   'agent.run.completed',
   'agent.run.failed',
   'agent.run.paused',

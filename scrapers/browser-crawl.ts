@@ -78,7 +78,7 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
         if (!response || response.status() >= 400)
           return session.failed(request.url, response ? `HTTP ${response.status()}` : 'no response');
         if (options.waitFor) await page.waitForSelector(options.waitFor, { timeout: options.timeoutMs });
-        const paid = await session.fetched(request, response.url(), await page.content(), (next) => crawler.addRequests([next]));
+        const paid = await session.fetched(request, response.url(), await page.content(), (next) => crawler.addRequests(next));
         if (!paid) await crawler.autoscaledPool?.abort();
       },
       failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error, navigationError),
@@ -86,7 +86,8 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
     new Configuration({ persistStorage: false, purgeOnStart: false }),
   );
   try {
-    return await session.run((start) => crawler.run([start]));
+    session.onCancel(() => crawler.autoscaledPool?.abort());
+    return await session.run((starts) => crawler.run(starts));
   } finally {
     await crawler.teardown();
   }

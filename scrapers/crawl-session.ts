@@ -1,8 +1,12 @@
 import { gotScraping } from 'got-scraping';
+import { createFrontier, pageRequest, type PageRequest } from './crawl-frontier.ts';
 import type { CrawlOptions, CrawlResult, PageFailure } from './crawl-types.ts';
-import { extractFromHtml, mergeExtracts, nextPageUrl, type PageExtract } from './extract.ts';
-import { createRobotsCheck } from './robots.ts';
+import { mergeExtracts, readPage, type PageExtract } from './extract.ts';
+import { createRobotsReader } from './robots.ts';
+import { readSitemaps } from './sitemap.ts';
 import { guardedGotOptions, outboundFailureCode } from '../outbound/guarded-client.ts';
+
+export type { PageRequest } from './crawl-frontier.ts';
 
 export const userAgent = 'LeadOpsBot/1.0 (+https://example.invalid/bot)';
 
@@ -12,18 +16,30 @@ export const crawlGotOptions = (options: Pick<CrawlOptions, 'policy' | 'tls'>) =
   headers: { 'user-agent': userAgent },
 });
 
-export interface PageRequest {
-  url: string;
-  userData: Record<string, unknown>;
-  uniqueKey: string;
+/** A whole file through the guarded client, within the time and size caps (robots.txt, sitemaps). */
+function fileFetcher(options: CrawlOptions, gotOptions: ReturnType<typeof crawlGotOptions>) {
+  return async (url: string) => {
+    const request = gotScraping({
+      url,
+      ...gotOptions,
+      responseType: 'buffer',
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: options.timeoutMs },
+    });
+    request.on('downloadProgress', ({ transferred }: { transferred: number }) => {
+      if (transferred > options.maxResponseBytes) request.cancel(`larger than ${options.maxResponseBytes} bytes`);
+    });
+    const response = await request;
+    return { status: response.statusCode, body: response.rawBody };
+  };
 }
 
-const pageRequest = (url: string, index: number): PageRequest => ({ url, uniqueKey: `${index}:${url}`, userData: { index } });
-
 /**
- * What both engines share: robots.txt, paying for each page before its data
- * is used, extraction, following the next link, and the result in page
- * order. An engine only fetches pages and reports them here.
+ * What both engines share: robots.txt, which pages to fetch (the next link,
+ * the links found, or the sitemaps' pages, within the patterns and limits),
+ * paying for each page before its data is used, extraction, and the result
+ * in page order. An engine only fetches pages and reports them here.
  *
  * A page is paid for while the next one is fetched: its data is kept once
  * the payment succeeds, and a page whose predecessor could not be paid for
@@ -37,18 +53,52 @@ export function createCrawlSession(options: CrawlOptions) {
   const failures: PageFailure[] = [];
   let stoppedBy: CrawlResult['stoppedBy'];
   const gotOptions = crawlGotOptions(options);
-  const mayCrawl = options.respectRobots
-    ? createRobotsCheck(async (url) => {
-        const response = await gotScraping({
-          url,
-          ...gotOptions,
-          throwHttpErrors: false,
-          followRedirect: false,
-          timeout: { request: options.timeoutMs },
-        });
-        return { status: response.statusCode, body: String(response.body) };
-      }, userAgent)
-    : async () => true;
+  const fetchFile = fileFetcher(options, gotOptions);
+  const robots = createRobotsReader(async (url) => {
+    const { status, body } = await fetchFile(url);
+    return { status, body: body.toString('utf8') };
+  }, userAgent);
+  const mayCrawl = options.respectRobots ? robots.isAllowed : async () => true;
+  const crawl = options.crawl ?? null;
+  const frontier = createFrontier(options.startUrl, crawl ?? { include: [], exclude: [] }, options.maxPages);
+
+  /** The pages listed by the site's sitemaps (robots.txt's and /sitemap.xml) that the crawl takes. */
+  async function sitemapPages(): Promise<PageRequest[]> {
+    const sitemapXml = `${new URL(options.startUrl).origin}/sitemap.xml`;
+    const roots = [...(await robots.sitemaps(options.startUrl)), sitemapXml];
+    const found = await readSitemaps(roots, fetchFile, frontier.accepts, options.maxPages, options.maxResponseBytes);
+    const requests: PageRequest[] = [];
+    for (const url of found.pages) {
+      const request = await frontier.take(url, 0, mayCrawl);
+      if (request) requests.push(request);
+    }
+    if (!requests.length) failures.push(...found.failures, { url: sitemapXml, reason: 'the sitemaps list no page the crawl may fetch' });
+    return requests;
+  }
+
+  async function startPages(): Promise<PageRequest[]> {
+    if (crawl?.start === 'sitemap') return sitemapPages();
+    if (await mayCrawl(options.startUrl)) return [frontier.start(options.startUrl)];
+    stoppedBy = 'robots';
+    failures.push({ url: options.startUrl, reason: 'disallowed by robots.txt' });
+    return [];
+  }
+
+  /** The pages a fetched page leads to: its next link (follow), or its links on the site (a links crawl). */
+  async function nextPages(page: { index: number; depth: number }, next: string | null, links: string[]): Promise<PageRequest[]> {
+    if (crawl) {
+      const requests: PageRequest[] = [];
+      for (const link of links) {
+        const request = await frontier.take(link, page.depth + 1, mayCrawl);
+        if (request) requests.push(request);
+      }
+      return requests;
+    }
+    if (!next || page.index + 1 >= options.maxPages) return [];
+    if (await mayCrawl(next)) return [pageRequest(next, page.index + 1)];
+    stoppedBy = 'robots';
+    return [];
+  }
 
   return {
     gotOptions,
@@ -73,19 +123,25 @@ export function createCrawlSession(options: CrawlOptions) {
       failures.push({ url, reason: message.split('\n')[0]!, code: outboundFailureCode(cause ?? error) });
     },
 
-    /** A page fetched: extract it, start paying for it, and queue the next page. False when the page before could not be paid for (stop the crawl). */
+    /** Calls `stop` when the crawl is cancelled (the engine aborts its crawler). */
+    onCancel(stop: () => unknown) {
+      options.signal?.addEventListener('abort', () => void stop(), { once: true });
+    },
+
+    /** A page fetched: extract it, start paying for it, and queue the pages it leads to. False when the crawl must stop. */
     async fetched(
       request: { url: string; userData: Record<string, unknown> },
       pageUrl: string,
       html: string,
-      enqueue: (next: PageRequest) => Promise<unknown>,
+      enqueue: (next: PageRequest[]) => Promise<unknown>,
     ) {
-      const index = request.userData.index as number;
-      if (!(await paying)) return false;
-      const extract = extractFromHtml(html, pageUrl, options.rules);
-      paying = options.chargePage({ url: request.url, index }).then(
+      const page = { index: request.userData.index as number, depth: (request.userData.depth as number | undefined) ?? 0 };
+      if (options.signal?.aborted || !(await paying)) return false;
+      const wantsLinks = crawl?.start === 'links' && page.depth < crawl.max_depth;
+      const { extract, next, links } = readPage(html, pageUrl, options.rules, { next: options.follow?.next, links: wantsLinks });
+      paying = options.chargePage({ url: request.url, index: page.index }).then(
         (paid) => {
-          if (paid) paidPages.set(index, { url: pageUrl, extract });
+          if (paid) paidPages.set(page.index, { url: pageUrl, extract });
           else stoppedBy = 'credits';
           return paid;
         },
@@ -94,32 +150,27 @@ export function createCrawlSession(options: CrawlOptions) {
           return false;
         },
       );
-      const next = options.follow ? nextPageUrl(html, pageUrl, options.follow.next) : null;
-      if (next && index + 1 < options.maxPages) {
-        if (await mayCrawl(next)) await enqueue(pageRequest(next, index + 1));
-        else stoppedBy = 'robots';
-      }
+      const requests = await nextPages(page, next, links);
+      if (requests.length) await enqueue(requests);
       return true;
     },
 
-    /** Runs the engine from the start page (unless robots.txt forbids it) and returns the result. */
-    async run(crawl: (start: PageRequest) => Promise<unknown>): Promise<CrawlResult> {
-      if (await mayCrawl(options.startUrl)) {
-        await crawl(pageRequest(options.startUrl, 0));
-      } else {
-        stoppedBy = 'robots';
-        failures.push({ url: options.startUrl, reason: 'disallowed by robots.txt' });
-      }
+    /** Runs the engine from the start pages (the run's URL, or the sitemaps' pages) and returns the result. */
+    async run(crawlPages: (starts: PageRequest[]) => Promise<unknown>): Promise<CrawlResult> {
+      const starts = await startPages();
+      if (starts.length && !options.signal?.aborted) await crawlPages(starts);
       await paying; // the last page's payment
       if (paymentError) throw paymentError;
+      if (options.signal?.aborted) stoppedBy = 'cancelled';
       const ordered = [...paidPages.entries()].sort(([a], [b]) => a - b).map(([, page]) => page);
       return {
         data: mergeExtracts(
           ordered.map((page) => page.extract),
           options.rules,
+          crawl !== null,
         ),
         pages: ordered.map((page) => page.url),
-        failures,
+        failures: [...failures],
         stoppedBy,
       };
     },

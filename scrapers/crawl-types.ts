@@ -1,4 +1,4 @@
-import type { ExtractRules, FollowRules } from '../schema/scrapers.ts';
+import type { CrawlRules, ExtractRules, FollowRules } from '../schema/scrapers.ts';
 import type { PageExtract } from './extract.ts';
 import type { AddressPolicy } from '../outbound/address-guard.ts';
 import type { TlsTrust } from '../outbound/guarded-client.ts';
@@ -7,6 +7,10 @@ export interface CrawlOptions {
   startUrl: string;
   rules: ExtractRules;
   follow: FollowRules | null;
+  /** A crawl (links or sitemap) instead of following a next link; its `max_pages` is already in `maxPages`. */
+  crawl?: CrawlRules | null;
+  /** Aborted: the crawl stops (a page in flight may finish; it is not paid for) and answers what it has. */
+  signal?: AbortSignal;
   /** Pages to fetch at most, the first included. */
   maxPages: number;
   /** Budget for each page: connecting, downloading and (browser) rendering. */
@@ -38,5 +42,5 @@ export interface CrawlResult {
   pages: string[];
   failures: PageFailure[];
   /** Why the crawl ended before following every page. */
-  stoppedBy?: 'credits' | 'robots';
+  stoppedBy?: 'credits' | 'robots' | 'cancelled';
 }

@@ -74,7 +74,10 @@ const readFields = ($: CheerioAPI, scope: Scope | undefined, rules: ExtractRules
 export type PageExtract = { items: Array<Record<string, unknown>> } | Record<string, unknown>;
 
 export function extractFromHtml(html: string, pageUrl: string, rules: ExtractRules): PageExtract {
-  const $ = load(html);
+  return extractWith(load(html), pageUrl, rules);
+}
+
+function extractWith($: CheerioAPI, pageUrl: string, rules: ExtractRules): PageExtract {
   if (!rules.items) return readFields($, undefined, rules, pageUrl);
   return {
     items: $(rules.items)
@@ -83,19 +86,46 @@ export function extractFromHtml(html: string, pageUrl: string, rules: ExtractRul
   };
 }
 
-/** The absolute URL of the next page's link, if the page has one. */
-export function nextPageUrl(html: string, pageUrl: string, selector: string): string | null {
-  const href = load(html)(selector).first().attr('href');
+const absolute = (href: string | undefined, pageUrl: string): string | null => {
   if (!href) return null;
   try {
     return new URL(href, pageUrl).href;
   } catch {
     return null;
   }
+};
+
+/** The absolute URL of the next page's link, if the page has one. */
+export function nextPageUrl(html: string, pageUrl: string, selector: string): string | null {
+  return absolute(load(html)(selector).first().attr('href'), pageUrl);
 }
 
-/** Pages' extracts as one result: items concatenated in page order, or the first page's record. */
-export function mergeExtracts(pages: PageExtract[], rules: ExtractRules): PageExtract {
+/**
+ * One page read once: its extract, and what leads on from it (the `next`
+ * link's URL, or with `links` every link's absolute URL, in page order).
+ */
+export function readPage(html: string, pageUrl: string, rules: ExtractRules, leads: { next?: string; links?: boolean }) {
+  const $ = load(html);
+  const links = leads.links
+    ? $('a[href]')
+        .toArray()
+        .map((element) => absolute($(element).attr('href'), pageUrl))
+        .filter((url): url is string => url !== null)
+    : [];
+  return {
+    extract: extractWith($, pageUrl, rules),
+    next: leads.next ? absolute($(leads.next).first().attr('href'), pageUrl) : null,
+    links,
+  };
+}
+
+/**
+ * Pages' extracts as one result: items concatenated in page order, or the
+ * first page's record; in a crawl (`perPage`) a scraper without `items`
+ * gives one item per page.
+ */
+export function mergeExtracts(pages: PageExtract[], rules: ExtractRules, perPage = false): PageExtract {
+  if (!rules.items && perPage) return { items: pages as Array<Record<string, unknown>> };
   if (!rules.items) return pages[0] ?? readFields(load(''), undefined, rules, 'http://invalid/');
   return { items: pages.flatMap((page) => (page as { items: Array<Record<string, unknown>> }).items) };
 }

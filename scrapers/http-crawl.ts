@@ -35,14 +35,13 @@ export async function crawlHttp(options: CrawlOptions): Promise<CrawlResult> {
       ],
       requestHandler: async ({ request, response, body }) => {
         if ((response.statusCode ?? 0) >= 400) return session.failed(request.url, `HTTP ${response.statusCode}`);
-        const paid = await session.fetched(request, request.loadedUrl ?? request.url, body.toString(), (next) =>
-          crawler.addRequests([next]),
-        );
+        const paid = await session.fetched(request, request.loadedUrl ?? request.url, body.toString(), (next) => crawler.addRequests(next));
         if (!paid) await crawler.autoscaledPool?.abort();
       },
       failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error),
     },
     new Configuration({ persistStorage: false, purgeOnStart: false }),
   );
-  return session.run((start) => crawler.run([start]));
+  session.onCancel(() => crawler.autoscaledPool?.abort());
+  return session.run((starts) => crawler.run(starts));
 }

@@ -72,6 +72,8 @@ const envSchema = z.object({
   /** How often the sending engine looks for due outreach steps. */
   OUTREACH_TICK_MS: z.coerce.number().int().min(100).default(30_000),
   MAILBOX_POLL_MS: z.coerce.number().int().min(1_000).default(60_000),
+  /** How often a worker looks for scrape schedules that are due. */
+  SCHEDULES_TICK_MS: z.coerce.number().int().min(1_000).default(15_000),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),

@@ -21,10 +21,20 @@ const endpointSchema = new Schema(
     freshness: { type: String, enum: freshness.options, required: true },
     cacheTtlSeconds: { type: Number, required: true },
     mode: { type: String, enum: mode.options, required: true },
+    /** Whether its last judged result was well formed (endpoint-health.ts). */
+    health: { type: String, enum: ['ok', 'drifted'], default: 'ok', required: true },
+    /** The drifted result: when, its run, what was wrong with it. */
+    drift: { type: Schema.Types.Mixed, default: null },
+    /** Items the last healthy result had (null: its data is not a list of items). */
+    lastHealthyItems: { type: Number, default: null },
+    /** When the last judged run finished: an older run judged late never overrides it. */
+    healthAt: { type: Date, default: null },
   },
   { timestamps: true, versionKey: false },
 );
 endpointSchema.index({ workspaceId: 1, slug: 1 }, { unique: true });
 
-export type EndpointDoc = InferRawDocTypeFromSchema<typeof endpointSchema>;
+export type EndpointDoc = Omit<InferRawDocTypeFromSchema<typeof endpointSchema>, 'drift'> & {
+  drift?: { at: Date; runId: string; errors: string[] } | null;
+};
 export const Endpoint = mongoose.model('Endpoint', endpointSchema, 'published_endpoints');

@@ -27,6 +27,8 @@ export async function toEndpoint(doc: EndpointDoc): Promise<PublishedEndpoint> {
     freshness: doc.freshness,
     cache_ttl_seconds: doc.cacheTtlSeconds,
     mode: doc.mode,
+    health: doc.health ?? 'ok',
+    drift: doc.drift ? { at: new Date(doc.drift.at).toISOString(), run_id: doc.drift.runId, errors: doc.drift.errors } : null,
     created_at: doc.createdAt.toISOString(),
     updated_at: doc.updatedAt.toISOString(),
   };

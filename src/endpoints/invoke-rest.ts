@@ -13,7 +13,11 @@ export const invokeRestMeta = {
     output.status === 'completed' ? output.data : { runId: output.runId, status: output.status },
   ),
   restResponses: {
-    200: { description: 'The extracted data itself (X-Cache says HIT or MISS, Age its age in seconds)', body: z.unknown() },
+    200: {
+      description:
+        'The extracted data itself (X-Cache says HIT or MISS, Age its age in seconds, X-Endpoint-Health `drifted` when the output no longer looks as it did)',
+      body: z.unknown(),
+    },
     202: {
       description: 'Still running: poll GET /v1/e/{slug}/results/{runId}',
       body: z.object({ runId: uuid, status: z.enum(['queued', 'running']) }),
@@ -21,11 +25,12 @@ export const invokeRestMeta = {
   },
 } satisfies Partial<Meta>;
 
-/** `X-Cache: HIT|MISS` and `Age` say where the data came from. */
+/** `X-Cache: HIT|MISS` and `Age` say where the data came from; `X-Endpoint-Health` whether the endpoint's output has drifted. */
 export function exposeCacheHeaders(ctx: RequestContext, result: InvokeResult): InvokeResult & { data: unknown } {
   if (result.status === 'completed') {
     ctx.responseHeaders['X-Cache'] = result.cache;
     ctx.responseHeaders.Age = String(result.ageSeconds);
+    ctx.responseHeaders['X-Endpoint-Health'] = result.health;
   }
   return { ...result, data: result.data ?? null };
 }

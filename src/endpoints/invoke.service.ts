@@ -3,7 +3,8 @@ import { nowMs } from '../clock.ts';
 import { settings } from '../config.ts';
 import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
 import { getRun, getScraperDoc, queueRun, runData, waitForRunToEnd } from '../scraping/index.ts';
-import { cacheCompletedRun, findEndpointCall, forgetEndpointCall, freshCacheEntry, recordEndpointCall } from './endpoint-cache.ts';
+import { findEndpointCall, forgetEndpointCall, freshCacheEntry, recordEndpointCall } from './endpoint-cache.ts';
+import { settleEndpointRun } from './endpoint-health.ts';
 import { cacheKeyFor, fillTemplate, validateParams } from './endpoint-params.ts';
 import { endpointBySlug } from './endpoints.service.ts';
 
@@ -13,6 +14,8 @@ export interface InvokeResult {
   data?: unknown;
   cache: 'HIT' | 'MISS';
   ageSeconds: number;
+  /** The endpoint's health once this result was judged (endpoint-health.ts). */
+  health: 'ok' | 'drifted';
 }
 
 type ScrapeRun = Awaited<ReturnType<typeof getRun>>;
@@ -20,19 +23,19 @@ type ScrapeRun = Awaited<ReturnType<typeof getRun>>;
 const ageOf = (since: Date | null | undefined) => Math.floor((nowMs() - (since ?? new Date(nowMs())).getTime()) / 1000);
 
 /** The run's data once completed, else its status to poll. */
-async function answer(run: ScrapeRun): Promise<InvokeResult> {
+async function answer(run: ScrapeRun, health: InvokeResult['health']): Promise<InvokeResult> {
   const { status, data } = await runData(run);
-  if (status !== 'completed') return { status: status as 'queued' | 'running', runId: run._id, cache: 'MISS', ageSeconds: 0 };
-  return { status: 'completed', runId: run._id, data, cache: 'MISS', ageSeconds: ageOf(run.finishedAt) };
+  if (status !== 'completed') return { status: status as 'queued' | 'running', runId: run._id, cache: 'MISS', ageSeconds: 0, health };
+  return { status: 'completed', runId: run._id, data, cache: 'MISS', ageSeconds: ageOf(run.finishedAt), health };
 }
 
 /** The cached result for these parameters, if one is fresh and its run still holds the data. */
-async function cachedResult(workspaceId: string, cacheKey: string): Promise<InvokeResult | null> {
+async function cachedResult(workspaceId: string, cacheKey: string, health: InvokeResult['health']): Promise<InvokeResult | null> {
   const cached = await freshCacheEntry(cacheKey);
   const run = cached && (await getRun(workspaceId, cached.runId).catch(nullIfNotFound));
   if (!cached || run?.status !== 'completed') return null;
   const { data } = await runData(run);
-  return { status: 'completed', runId: null, data, cache: 'HIT', ageSeconds: ageOf(cached.storedAt) };
+  return { status: 'completed', runId: null, data, cache: 'HIT', ageSeconds: ageOf(cached.storedAt), health };
 }
 
 /**
@@ -51,7 +54,7 @@ export async function invokeEndpoint(
   const values = validateParams(JSON.parse(endpoint.paramSchemaJson) as Record<string, unknown>, params, via === 'GET');
   const cacheKey = cacheKeyFor(workspaceId, slug, values);
   if (endpoint.freshness === 'cached_ok') {
-    const cached = await cachedResult(workspaceId, cacheKey);
+    const cached = await cachedResult(workspaceId, cacheKey, endpoint.health ?? 'ok');
     if (cached) return cached;
   }
 
@@ -66,11 +69,12 @@ export async function invokeEndpoint(
     await forgetEndpointCall(runId);
     throw error;
   });
-  if (endpoint.mode === 'async') return { status: 'queued', runId: run._id, cache: 'MISS', ageSeconds: 0 };
+  const health = endpoint.health ?? 'ok';
+  if (endpoint.mode === 'async') return { status: 'queued', runId: run._id, cache: 'MISS', ageSeconds: 0, health };
   const ended = await waitForRunToEnd(workspaceId, run._id, settings().INVOKE_INLINE_TIMEOUT_MS);
-  // Cached for the next callers now, not only when the completion event's subscriber gets to it.
-  if (ended.status === 'completed') await cacheCompletedRun(ended._id);
-  return answer(ended);
+  // Judged (and, healthy, cached for the next callers) now, not only when the run's event gets to its subscriber.
+  const judged = ended.finishedAt ? await settleEndpointRun(ended._id) : null;
+  return answer(ended, judged ?? health);
 }
 
 /** GET /v1/e/{slug}/results/{runId}: the run's status until done, then its data. */
@@ -78,5 +82,5 @@ export async function endpointResult(workspaceId: string, slug: string, runId: s
   const endpoint = await endpointBySlug(workspaceId, slug);
   const call = await findEndpointCall(runId);
   if (call?.endpointId !== endpoint._id) throw notFound('Run');
-  return answer(await getRun(workspaceId, runId));
+  return answer(await getRun(workspaceId, runId), endpoint.health ?? 'ok');
 }

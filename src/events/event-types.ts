@@ -24,9 +24,21 @@ const scrapeRunEnded = z
   })
   .meta({ id: 'ScrapeRunEvent', description: 'A scrape run that ended: a summary (the run itself is GET /api/scrape/runs/{runId}).' });
 
+const endpointOutputChanged = z
+  .object({
+    endpoint_id: z.uuid().describe('The published endpoint.'),
+    slug: z.string().describe('Its slug.'),
+    run_id: z.uuid().describe('The run whose result changed its health.'),
+    errors: z.array(z.string()).describe('What was wrong with the result (empty on recovery).'),
+  })
+  .meta({ id: 'EndpointOutputEvent', description: "A published endpoint's results changed health (GET /api/endpoints/{id} has it)." });
+
 export const eventData = {
   'scrape.run.completed': scrapeRunEnded,
   'scrape.run.failed': scrapeRunEnded,
+  'scrape.run.cancelled': scrapeRunEnded,
+  'endpoint.output.drifted': endpointOutputChanged,
+  'endpoint.output.recovered': endpointOutputChanged,
   /** The job as GET /api/leads/validate/{id} answers it. */
   'validation.job.completed': validationJob,
   'validation.job.failed': validationJob,
@@ -58,6 +70,10 @@ export type EventType = keyof typeof eventData;
 export const eventDescriptions: Record<EventType, string> = {
   'scrape.run.completed': 'A scrape run finished.',
   'scrape.run.failed': 'A scrape run failed or stopped early.',
+  'scrape.run.cancelled': 'A scrape run was cancelled (POST /api/scrape/runs/{runId}/cancel); the items it read are kept.',
+  'endpoint.output.drifted':
+    "A published endpoint's result failed its output schema, or found no items where the last healthy one had some.",
+  'endpoint.output.recovered': 'A drifted published endpoint produced a valid result again.',
   'validation.job.completed': 'An email validation job finished.',
   'validation.job.failed': 'An email validation job failed.',
   'agent.run.completed': 'An agent run finished.',

@@ -6,6 +6,7 @@ import { foldersRouter } from '../folders/router.ts';
 import { keysRouter } from '../keys/router.ts';
 import { leadsRouter } from '../leads/router.ts';
 import { outreachRouter } from '../outreach/router.ts';
+import { schedulesRouter } from '../schedules/router.ts';
 import { scrapersRouter } from '../scraping/router.ts';
 import { skillsRouter } from '../skills/router.ts';
 import { router } from '../trpc/init.ts';
@@ -24,6 +25,7 @@ export const appRouter = router({
   skills: skillsRouter,
   webhooks: webhooksRouter,
   scrapers: scrapersRouter,
+  schedules: schedulesRouter,
   folders: foldersRouter,
   endpoints: endpointsRouter,
   keys: keysRouter,

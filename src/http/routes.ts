@@ -2,6 +2,7 @@ import { artifactDownloadRoute } from '../agents/index.ts';
 import type { DomainRoute } from '../web/domain-route.ts';
 import { leadExportRoute, leadImportsRoute } from '../leads/index.ts';
 import { oauthRoute } from '../oauth/index.ts';
+import { runDataFileRoute } from '../scraping/index.ts';
 import { outreachLinksRoute, suppressionsCsvRoute } from '../outreach/index.ts';
 
 /**
@@ -15,4 +16,5 @@ export const domainRoutes: DomainRoute[] = [
   suppressionsCsvRoute,
   leadExportRoute,
   leadImportsRoute,
+  runDataFileRoute,
 ];

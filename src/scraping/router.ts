@@ -1,4 +1,5 @@
 import { router } from '../trpc/init.ts';
+import { cancelScrapeRunProcedure } from './cancel-scrape-run.ts';
 import { createScraperProcedure } from './create-scraper.ts';
 import { deleteScraperProcedure } from './delete-scraper.ts';
 import { getScrapeDataProcedure } from './get-scrape-data.ts';
@@ -18,5 +19,6 @@ export const scrapersRouter = router({
   start: startScrapeProcedure,
   run: getScrapeRunProcedure,
   runs: listScraperRunsProcedure,
+  cancel: cancelScrapeRunProcedure,
   data: getScrapeDataProcedure,
 });

@@ -13,7 +13,7 @@ import { tlsTrust } from '../net/tls-trust.ts';
 import { creditsPerPage } from './pricing.ts';
 import { saveResult } from './result-store.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
-import { endRun, isActive, markRunning, runUsageAccount, type RunEnding } from './run-lifecycle.ts';
+import { cancelledByRequest, endRun, isActive, markRunning, runUsageAccount, type RunEnding } from './run-lifecycle.ts';
 import { ScraperModel, type ScraperDoc } from './scraper.model.ts';
 
 const hostSlot = createHostSlots(() => settings().SCRAPE_HOST_CONCURRENCY);
@@ -44,8 +44,31 @@ function schemaMismatch(data: unknown, schemaJson: string): string | null {
   return validate(data) ? null : describeSchemaErrors(validate);
 }
 
+/** How often a crawling worker looks for a cancel request: the request may have reached another process, so it is read from the store. */
+const cancelLookMs = 1000;
+
+/** Aborts the crawl once its run is asked to stop (a cancel request) or has ended without it (a cancel that gave up waiting). */
+function watchForCancel(runId: string) {
+  const controller = new AbortController();
+  const stopping = {
+    _id: runId,
+    $or: [{ cancelRequestedAt: { $ne: null } }, { status: { $nin: ['queued', 'running'] as Array<ScrapeRunDoc['status']> } }],
+  };
+  let looking = false;
+  const timer = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    ScrapeRun.exists(stopping)
+      .then((found) => found && controller.abort())
+      .catch(() => {}) // the next look tries again
+      .finally(() => (looking = false));
+  }, cancelLookMs);
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
+}
+
 function outcome(result: CrawlResult): RunEnding {
   const failures = result.failures.map(({ url, reason }) => ({ url, reason }));
+  if (result.stoppedBy === 'cancelled') return { status: 'cancelled', pages: result.pages.length, failures, ...cancelledByRequest };
   if (result.pages.length === 0) {
     const first = result.failures[0];
     const reason =
@@ -74,6 +97,7 @@ export async function executeRun(runId: string, workspaceId: string): Promise<vo
   if (!found) return closeUsage(workspaceId, runUsageAccount(runId));
   // An attempt that died after ending the run still announces it.
   if (!isActive(found.status)) return void (await endRun(found, null));
+  if (found.cancelRequestedAt) return void (await endRun(found, { status: 'cancelled', ...cancelledByRequest }));
   const run = await markRunning(found);
   const scraper = await ScraperModel.findById(run.scraperId).lean<ScraperDoc>();
   if (!scraper) return void (await endRun(run, { status: 'failed', error: 'the scraper was deleted', errorCode: 'scraper_deleted' }));
@@ -85,7 +109,8 @@ export async function executeRun(runId: string, workspaceId: string): Promise<vo
     startUrl: run.url,
     rules: scraper.extract,
     follow: scraper.follow ?? null,
-    maxPages: run.options.max_pages ?? scraper.follow?.max_pages ?? 1,
+    crawl: scraper.crawl ?? null,
+    maxPages: run.options.max_pages ?? scraper.crawl?.max_pages ?? scraper.follow?.max_pages ?? 1,
     timeoutMs: run.options.timeout_ms ?? config.SCRAPE_PAGE_TIMEOUT_MS,
     respectRobots: scraper.respectRobots,
     policy: addressPolicy(),
@@ -94,6 +119,8 @@ export async function executeRun(runId: string, workspaceId: string): Promise<vo
     waitFor: run.options.wait_for,
     chargePage: pagePayer(run, scraper.engine),
   };
+  const cancel = watchForCancel(runId);
+  options.signal = cancel.signal;
   const releaseHost = await hostSlot(new URL(run.url).host);
   try {
     const result =
@@ -106,9 +133,11 @@ export async function executeRun(runId: string, workspaceId: string): Promise<vo
         error: `the data does not match the output schema: ${mismatch}`,
         errorCode: 'schema_mismatch',
       });
-    if (ending.status === 'completed') Object.assign(ending, await saveResult(runId, result.data));
+    const keepsData = ending.status === 'completed' || (ending.status === 'cancelled' && result.pages.length > 0);
+    if (keepsData) Object.assign(ending, await saveResult(runId, result.data));
     await endRun(run, ending);
   } finally {
     releaseHost();
+    cancel.stop();
   }
 }

@@ -11,6 +11,9 @@ export const runUsageAccount = (runId: string) => `scrape-run:${runId}`;
 const activeStatuses: Array<ScrapeRunDoc['status']> = ['queued', 'running'];
 export const isActive = (status: ScrapeRunDoc['status']) => activeStatuses.includes(status);
 
+/** A cancelled run's `error` and `errorCode`. */
+export const cancelledByRequest = { error: 'cancelled by request', errorCode: 'cancelled' } as const;
+
 /** How a run ends: its final status and what the crawl found. */
 export type RunEnding = Pick<ScrapeRunDoc, 'status'> &
   Partial<Pick<ScrapeRunDoc, 'pages' | 'failures' | 'error' | 'errorCode' | 'resultKey' | 'resultChunks'>>;
@@ -53,7 +56,6 @@ export async function endRun(run: ScrapeRunDoc, ending: RunEnding | null): Promi
   if (!ended) return closeUsage(run.workspaceId, runUsageAccount(run._id));
   if (isActive(ended.status)) return;
   await closeUsage(ended.workspaceId, runUsageAccount(ended._id));
-  if (ended.status === 'cancelled') return;
   const data = {
     runId: ended._id,
     scraperId: ended.scraperId,
@@ -63,7 +65,7 @@ export async function endRun(run: ScrapeRunDoc, ending: RunEnding | null): Promi
     error: ended.error ?? null,
     errorCode: ended.errorCode ?? null,
   };
-  await emitEvent(ended.workspaceId, ended.status === 'completed' ? 'scrape.run.completed' : 'scrape.run.failed', data, ended._id);
+  await emitEvent(ended.workspaceId, `scrape.run.${ended.status as 'completed' | 'failed' | 'cancelled'}`, data, ended._id);
 }
 
 /** The scrape job's attempts are spent: the run fails, saying whether its workers died or its crawl kept failing. */

@@ -30,6 +30,10 @@ const scrapeRunSchema = new Schema(
     resultChunks: { type: Number, default: 0, required: true },
     /** The schema the data must match (JSON text), when it is not the scraper's (a published endpoint's). */
     outputSchemaJson: { type: String, default: null },
+    /** Set by a cancel request while a worker crawls: the worker, watching for it, stops and ends the run `cancelled`. */
+    cancelRequestedAt: { type: Date, default: null },
+    /** The schedule that started the run, or none. */
+    scheduleId: { type: String, default: null },
     startedAt: { type: Date, default: null },
     finishedAt: { type: Date, default: null },
   },

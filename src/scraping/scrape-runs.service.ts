@@ -5,13 +5,14 @@ import { scrapeRunJob } from './jobs/scrape-run.job.ts';
 import { enqueue, enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import { settings } from '../config.ts';
 import { closeUsage, creditsExhausted, getBalances, usageOf } from '../credits/index.ts';
+import { isDuplicateKey } from '../db/duplicate-key.ts';
 import { findOwned } from '../db/find-owned.ts';
 import { AppError, notFound } from '../errors/app-error.ts';
 import { assertUrlAllowed, UrlNotAllowedError } from '../../outbound/address-guard.ts';
 import { addressPolicy } from '../net/address-policy.ts';
 import { creditsPerPage } from './pricing.ts';
 import { deleteResult, loadResult } from './result-store.ts';
-import { isActive, runUsageAccount } from './run-lifecycle.ts';
+import { endRun, isActive, runUsageAccount } from './run-lifecycle.ts';
 import { ScrapeRun, type ScrapeRunDoc } from './scrape-run.model.ts';
 import type { ScraperDoc } from './scraper.model.ts';
 import { getScraperDoc } from './scraper-lookup.ts';
@@ -31,6 +32,7 @@ export async function toRun(doc: ScrapeRunDoc): Promise<z.infer<typeof scrapeRun
     failures: doc.failures.map(({ url, reason }) => ({ url, reason })),
     error: doc.error ?? null,
     errorCode: doc.errorCode ?? null,
+    schedule_id: doc.scheduleId ?? null,
     created_at: doc.createdAt.toISOString(),
     started_at: doc.startedAt?.toISOString() ?? null,
     finished_at: doc.finishedAt?.toISOString() ?? null,
@@ -56,7 +58,7 @@ async function assertCanPayOnePage(workspaceId: string, scraper: ScraperDoc): Pr
 }
 
 /** What a caller may set on a run beyond the page: its options, another output schema, and its id when it must know it first. */
-type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson'>> & { runId?: string };
+type RunExtras = Partial<Pick<ScrapeRunDoc, 'options' | 'outputSchemaJson' | 'scheduleId'>> & { runId?: string };
 
 /** A scraper's runs, newest first, at most `limit`, with the count of all matching; 404 for another workspace's scraper. */
 export async function listScraperRuns(
@@ -80,6 +82,7 @@ export async function listScraperRuns(
       created_at: run.created_at,
       finished_at: run.finished_at,
       error: run.error,
+      schedule_id: run.schedule_id,
     })),
     total,
   };
@@ -138,12 +141,13 @@ export async function getRunData(workspaceId: string, scraperId: string, runId: 
 
 export async function runData(run: ScrapeRunDoc) {
   const runId = run._id;
-  if (run.status === 'failed' || run.status === 'cancelled') {
+  // A cancelled run keeps the items it read (none when it was cancelled before its first page).
+  if (run.status === 'failed' || (run.status === 'cancelled' && !run.resultKey)) {
     throw new AppError('run_failed', `The run ${run.status === 'failed' ? 'failed' : 'was cancelled'}: ${run.error ?? 'no data'}`, {
       runId,
     });
   }
-  if (run.status !== 'completed' || !run.resultKey) return { runId, status: run.status, data: undefined };
+  if (isActive(run.status) || !run.resultKey) return { runId, status: run.status, data: undefined };
   return { runId, status: run.status, data: await loadResult(run.resultKey, run.resultChunks) };
 }
 
@@ -171,4 +175,39 @@ export async function requeueStrandedScrapeRuns(): Promise<void> {
   const waiting = { status: { $in: ['queued', 'running'] as const }, updatedAt: { $lt: strandedBefore() } };
   const runs = await ScrapeRun.find(waiting, { _id: 1, workspaceId: 1 }).lean<Array<{ _id: string; workspaceId: string }>>();
   for (const { _id, workspaceId } of runs) await enqueueOnceAt(scrapeRunJob, new Date(), { runId: _id, workspaceId }, ['runId']);
+}
+
+/** Start refusals a scheduled run is recorded as failed for: nobody is waiting on a request to be told. */
+const refusedAtStart = new Set<string>(['insufficient_credits', 'url_not_allowed']);
+
+/**
+ * Starts a schedule's run under `runId`, an id the schedule derives from the
+ * due time: a second start for the same due time (another worker, a retry)
+ * finds it taken, and answers false. A run refused at start (no credits, an
+ * address no longer allowed) is recorded failed with the refusal's code and
+ * announced as failed runs are (scrape.run.failed).
+ */
+export async function startScheduledRun(
+  workspaceId: string,
+  input: { scraperId: string; url: string; options: ScrapeRunDoc['options']; scheduleId: string; runId: string },
+): Promise<boolean> {
+  const scraper = await getScraperDoc(workspaceId, input.scraperId);
+  const extras = { options: input.options, scheduleId: input.scheduleId };
+  try {
+    await queueRun(workspaceId, scraper, input.url, { runId: input.runId, ...extras });
+    return true;
+  } catch (error) {
+    if (isDuplicateKey(error)) return false;
+    if (!(error instanceof AppError) || !refusedAtStart.has(error.code)) throw error;
+    try {
+      const run = (
+        await ScrapeRun.create({ _id: input.runId, workspaceId, scraperId: scraper._id, url: input.url, ...extras })
+      ).toObject() as ScrapeRunDoc;
+      await endRun(run, { status: 'failed', error: error.message, errorCode: error.code });
+      return true;
+    } catch (recordError) {
+      if (isDuplicateKey(recordError)) return false;
+      throw recordError;
+    }
+  }
 }

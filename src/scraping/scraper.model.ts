@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
-import { engines, type ExtractRules, type FollowRules } from '../../schema/scrapers.ts';
+import { engines, type CrawlRules, type ExtractRules, type FollowRules } from '../../schema/scrapers.ts';
 
 const scraperSchema = new Schema(
   {
@@ -10,6 +10,7 @@ const scraperSchema = new Schema(
     engine: { type: String, enum: engines, required: true },
     extract: { type: Schema.Types.Mixed, required: true },
     follow: { type: Schema.Types.Mixed, default: null },
+    crawl: { type: Schema.Types.Mixed, default: null },
     /** JSON text: schemas use `$`-keys, which stored documents cannot hold as keys on every server. */
     outputSchemaJson: { type: String, required: true },
     /** False when the schema was derived from `extract` (and is derived again when `extract` changes). */
@@ -25,9 +26,10 @@ const scraperSchema = new Schema(
 
 scraperSchema.index({ workspaceId: 1, folderId: 1 });
 
-/** `extract` and `follow` are the scraper's rules (Mixed in the schema). */
-export type ScraperDoc = Omit<InferRawDocTypeFromSchema<typeof scraperSchema>, 'extract' | 'follow'> & {
+/** `extract`, `follow` and `crawl` are the scraper's rules (Mixed in the schema). */
+export type ScraperDoc = Omit<InferRawDocTypeFromSchema<typeof scraperSchema>, 'extract' | 'follow' | 'crawl'> & {
   extract: ExtractRules;
   follow?: FollowRules | null;
+  crawl?: CrawlRules | null;
 };
 export const ScraperModel = mongoose.model('Scraper', scraperSchema, 'scrapers');

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { createScraperInput, ExtractRules, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
+import type { CrawlRules, createScraperInput, ExtractRules, Scraper, updateScraperInput } from '../../schema/scrapers.ts';
 import { assertFolderInWorkspace, folderExists } from '../folders/index.ts';
 import { assertValidSelectors, deriveOutputSchema } from './extract-rules.ts';
 import { compileJsonSchema } from '../json-schema/json-schema.ts';
@@ -13,6 +13,7 @@ export function toScraper(doc: ScraperDoc): Scraper {
     engine: doc.engine,
     extract: doc.extract,
     follow: doc.follow ?? null,
+    crawl: doc.crawl ?? null,
     output_schema: JSON.parse(doc.outputSchemaJson) as Record<string, unknown>,
     respect_robots: doc.respectRobots,
     insecure_tls: doc.insecureTls ?? false,
@@ -22,15 +23,15 @@ export function toScraper(doc: ScraperDoc): Scraper {
   };
 }
 
-/** The schema to store: the client's (checked to compile) or one derived from `extract`. */
-function outputSchemaFor(extract: ExtractRules, given: Record<string, unknown> | null | undefined) {
-  if (!given) return { outputSchemaJson: JSON.stringify(deriveOutputSchema(extract)), customSchema: false };
+/** The schema to store: the client's (checked to compile) or one derived from `extract` (and whether it crawls). */
+function outputSchemaFor(extract: ExtractRules, crawl: CrawlRules | null | undefined, given: Record<string, unknown> | null | undefined) {
+  if (!given) return { outputSchemaJson: JSON.stringify(deriveOutputSchema(extract, Boolean(crawl))), customSchema: false };
   compileJsonSchema(given, 'output_schema');
   return { outputSchemaJson: JSON.stringify(given), customSchema: true };
 }
 
 export async function createScraper(workspaceId: string, input: z.infer<typeof createScraperInput>): Promise<Scraper> {
-  assertValidSelectors(input.extract, input.follow);
+  assertValidSelectors(input.extract, input.follow, input.crawl);
   const folderId = input.folder_id ? await assertFolderInWorkspace(workspaceId, input.folder_id) : null;
   const doc = await ScraperModel.create({
     workspaceId,
@@ -38,10 +39,11 @@ export async function createScraper(workspaceId: string, input: z.infer<typeof c
     engine: input.engine,
     extract: input.extract,
     follow: input.follow ?? null,
+    crawl: input.crawl ?? null,
     respectRobots: input.respect_robots,
     insecureTls: input.insecure_tls,
     folderId,
-    ...outputSchemaFor(input.extract, input.output_schema),
+    ...outputSchemaFor(input.extract, input.crawl, input.output_schema),
   });
   return toScraper(await unfiledIfFolderGone(doc.toObject() as ScraperDoc));
 }
@@ -70,15 +72,17 @@ export async function updateScraper(workspaceId: string, input: z.infer<typeof u
   const current = await getScraperDoc(workspaceId, input.id);
   const extract = input.extract ?? current.extract;
   const follow = input.follow === undefined ? current.follow : input.follow;
-  assertValidSelectors(extract, follow);
-  const changes: Partial<ScraperDoc> = { extract, follow };
+  const crawl = input.crawl === undefined ? current.crawl : input.crawl;
+  assertValidSelectors(extract, follow, crawl);
+  const changes: Partial<ScraperDoc> = { extract, follow, crawl };
   if (input.name !== undefined) changes.name = input.name;
   if (input.engine !== undefined) changes.engine = input.engine;
   if (input.respect_robots !== undefined) changes.respectRobots = input.respect_robots;
   if (input.insecure_tls !== undefined) changes.insecureTls = input.insecure_tls;
   if (input.folder_id !== undefined) changes.folderId = input.folder_id && (await assertFolderInWorkspace(workspaceId, input.folder_id));
-  if (input.output_schema !== undefined) Object.assign(changes, outputSchemaFor(extract, input.output_schema));
-  else if (input.extract && !current.customSchema) Object.assign(changes, outputSchemaFor(extract, null));
+  if (input.output_schema !== undefined) Object.assign(changes, outputSchemaFor(extract, crawl, input.output_schema));
+  else if ((input.extract || input.crawl !== undefined) && !current.customSchema)
+    Object.assign(changes, outputSchemaFor(extract, crawl, null));
   const updated = await ScraperModel.findByIdAndUpdate(current._id, { $set: changes }, { returnDocument: 'after' }).lean<ScraperDoc>();
   return toScraper(changes.folderId ? await unfiledIfFolderGone(updated!) : updated!);
 }

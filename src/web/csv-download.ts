@@ -23,13 +23,29 @@ import { queryInput } from './query-input.ts';
  * socket drains), so memory stays flat however many rows there are.
  */
 export interface CsvDownload<Row> {
-  /** Names the attachment: `<name>-<date>.csv`. */
+  /** Names the attachment: `<name>-<date>.csv` (`.jsonl`). */
   name: string;
   /** The header row; with object rows, also the keys read from each row. */
   columns: string[];
   /** A cursor's rows; `return()` closes it. */
   rows: AsyncGenerator<Row>;
+  /** `jsonl`: JSON Lines (one row a line, as JSON, no header) instead of CSV. */
+  format?: 'csv' | 'jsonl';
 }
+
+const fileForms = {
+  csv: { type: 'text/csv; charset=utf-8', extension: 'csv' },
+  jsonl: { type: 'application/jsonl; charset=utf-8', extension: 'jsonl' },
+};
+
+/** Each row as one line of JSON. */
+const jsonLines = () =>
+  new Transform({
+    writableObjectMode: true,
+    transform(row: unknown, _encoding, done) {
+      done(null, `${JSON.stringify(row)}\n`);
+    },
+  });
 
 export interface CsvRouteOptions {
   rateLimitPerMinute: number;
@@ -61,12 +77,15 @@ export function checkedQuery<T extends z.ZodType>(
  */
 export const neutraliseFormula = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 
-/** A handler serving the download `open` prepares for each admitted call. */
+/**
+ * A handler serving the download `open` prepares for each admitted call, or the JSON answer it gives instead (a
+ * 202 while the file is not there yet), errors in the access's style.
+ */
 export function createCsvRoute<Row>(
   route: string,
-  access: Pick<Meta, 'permission' | 'plan' | 'planError'>,
+  access: Pick<Meta, 'permission' | 'plan' | 'planError' | 'errorStyle'>,
   options: CsvRouteOptions,
-  open: (principal: Principal, request: Request) => Promise<CsvDownload<Row>>,
+  open: (principal: Principal, request: Request) => Promise<CsvDownload<Row> | { status: number; body: unknown }>,
 ) {
   return async function serveCsv(request: Request): Promise<Response> {
     noteRequest({ route });
@@ -75,22 +94,27 @@ export function createCsvRoute<Row>(
     try {
       const principal = await admitCall(ctx, access, false);
       const download = await open(principal, request);
+      if (!('rows' in download)) return jsonAnswer(download.status, download.body, ctx.responseHeaders);
       rows = download.rows;
       // The first batch is read before the head is written, so a database that fails at once still gets a JSON 500.
       const first = await rows.next();
-      const csv = stringify({ header: true, columns: download.columns, cast: { string: neutraliseFormula } });
+      const form = fileForms[download.format ?? 'csv'];
+      const encode =
+        download.format === 'jsonl'
+          ? jsonLines()
+          : stringify({ header: true, columns: download.columns, cast: { string: neutraliseFormula } });
       // A failure anywhere destroys the whole pipeline, its last stream included, which cuts the response short.
-      const body = pipeline(Readable.from(resumed(first, rows, options.onFault)), csv, coalesced(), () => {});
+      const body = pipeline(Readable.from(resumed(first, rows, options.onFault)), encode, coalesced(), () => {});
       return new Response(Readable.toWeb(body) as ReadableStream, {
         headers: {
           ...ctx.responseHeaders,
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="${download.name}-${now().toISOString().slice(0, 10)}.csv"`,
+          'Content-Type': form.type,
+          'Content-Disposition': `attachment; filename="${download.name}-${now().toISOString().slice(0, 10)}.${form.extension}"`,
         },
       });
     } catch (error) {
       await rows?.return(undefined);
-      const { status, body, headers } = toErrorResponse(error, 'standard', 'read');
+      const { status, body, headers } = toErrorResponse(error, access.errorStyle ?? 'standard', 'read');
       if (status >= 500) options.onFault(error);
       return jsonAnswer(status, body, { ...ctx.responseHeaders, ...headers });
     }

@@ -6,6 +6,7 @@ import { leadsImportHandler } from '../leads/jobs/leads-import.handler.ts';
 import { outreachAnalyzeRepliesHandler } from '../outreach/jobs/outreach-analyze-replies.handler.ts';
 import { outreachReadMailboxesHandler } from '../outreach/jobs/outreach-read-mailboxes.handler.ts';
 import { outreachTickHandler } from '../outreach/jobs/outreach-tick.handler.ts';
+import { schedulesFireHandler } from '../schedules/jobs/schedules-fire.handler.ts';
 import { scrapeRunHandler } from '../scraping/jobs/scrape-run.handler.ts';
 import { validationRunHandler } from '../validation/jobs/validation-run.handler.ts';
 import { webhooksDeliverHandler } from '../webhooks/jobs/webhooks-deliver.handler.ts';
@@ -13,6 +14,7 @@ import { webhooksDeliverHandler } from '../webhooks/jobs/webhooks-deliver.handle
 /** Every background job the worker runs: each domain's handlers (src/<domain>/jobs/<name>.handler.ts). */
 export const jobRegistry: JobHandler[] = [
   scrapeRunHandler,
+  schedulesFireHandler,
   outreachTickHandler,
   outreachReadMailboxesHandler,
   outreachAnalyzeRepliesHandler,

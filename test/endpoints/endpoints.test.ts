@@ -59,6 +59,8 @@ describe('published endpoints: management', () => {
       freshness: 'cached_ok',
       cache_ttl_seconds: 3600,
       mode: 'sync',
+      health: 'ok',
+      drift: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

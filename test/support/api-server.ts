@@ -85,7 +85,8 @@ export function useApiServer(
       const response = await fetch(`${server.baseUrl}${path}`, { method, headers, body });
       const text = await response.text();
       const type = response.headers.get('content-type') ?? '';
-      const parsed = type.includes('json') && text ? JSON.parse(text) : text;
+      // JSON bodies only: a JSON Lines download (application/jsonl) stays text.
+      const parsed = /^application\/([\w.-]+\+)?json\b/i.test(type) && text ? JSON.parse(text) : text;
       contract ??= fetchContract(server.baseUrl);
       const violation = (await contract).check(method, path, response.status, parsed, type, response.headers);
       if (violation) throw new Error(`OpenAPI contract: ${violation}`);

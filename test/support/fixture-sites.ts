@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -111,4 +112,79 @@ export function useCatalogueAndForbiddenSites() {
     await sites.forbidden?.close();
   });
   return sites;
+}
+
+const xml = (res: ServerResponse, body: string | Buffer, type = 'application/xml') => {
+  res.writeHead(200, { 'content-type': type });
+  res.end(body);
+};
+const urlset = (origin: string, paths: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths
+    .map((path) => `<url><loc>${origin}${path}</loc></url>`)
+    .join('')}</urlset>`;
+
+/**
+ * A site to crawl: `/` links to the first blog post, the shop, `/about`
+ * and a page on another host; blog post N (1..`posts`) links to post N+1
+ * and to `/blog/private/N`, which robots.txt disallows. robots.txt names a
+ * sitemap index (`/sitemaps/index.xml`) listing a gzipped sitemap of the
+ * posts (the private ones too) and a plain one of the `shop` items;
+ * `/sitemap.xml` lists `/about`. `pageDelayMs` slows every page.
+ */
+export function crawlSite(options: { posts: number; shop?: number; pageDelayMs?: number }) {
+  const shop = options.shop ?? 3;
+  const posts = Array.from({ length: options.posts }, (_, i) => i + 1);
+  return async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const origin = `http://${req.headers.host}`;
+    if (options.pageDelayMs && !url.pathname.includes('.')) await new Promise((r) => setTimeout(r, options.pageDelayMs));
+    const post = /^\/blog\/post-(\d+)$/.exec(url.pathname);
+    if (post) {
+      const n = Number(post[1]);
+      if (n > options.posts) return html(res, 'unknown', 404);
+      const next = n < options.posts ? `<a href="/blog/post-${n + 1}#top">next</a>` : '';
+      return html(res, `<h1>Post ${n}</h1><p class="body">Text of post ${n}</p>${next}<a href="/blog/private/${n}">draft</a>`);
+    }
+    if (/^\/blog\/private\//.test(url.pathname)) return html(res, '<h1>Private</h1>');
+    if (/^\/shop\/item-\d+$/.test(url.pathname)) return html(res, `<h1>Item ${url.pathname.slice(11)}</h1>`);
+    switch (url.pathname) {
+      case '/':
+        return html(
+          res,
+          '<h1>Home</h1><a href="/blog/post-1">blog</a><a href="/shop/item-1">shop</a><a href="about">about</a><a href="http://127.0.0.2/elsewhere">away</a><a href="mailto:x@y.test">mail</a>',
+        );
+      case '/about':
+        return html(res, '<h1>About</h1>');
+      case '/robots.txt':
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return res.end(`User-agent: *\nDisallow: /blog/private\nSitemap: ${origin}/sitemaps/index.xml\n`);
+      case '/sitemaps/index.xml':
+        return xml(
+          res,
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${origin}/sitemaps/blog.xml.gz</loc></sitemap><sitemap><loc>${origin}/sitemaps/shop.xml</loc></sitemap></sitemapindex>`,
+        );
+      case '/sitemaps/blog.xml.gz':
+        return xml(
+          res,
+          gzipSync(
+            urlset(
+              origin,
+              posts.flatMap((n) => [`/blog/post-${n}`, `/blog/private/${n}`]),
+            ),
+          ),
+          'application/gzip',
+        );
+      case '/sitemaps/shop.xml':
+        return xml(
+          res,
+          urlset(
+            origin,
+            Array.from({ length: shop }, (_, i) => `/shop/item-${i + 1}`),
+          ),
+        );
+      case '/sitemap.xml':
+        return xml(res, urlset(origin, ['/about']));
+      default:
+        return html(res, 'unknown', 404);
+    }
+  };
 }

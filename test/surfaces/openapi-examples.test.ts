@@ -138,6 +138,11 @@ const table: Record<string, { status: number; setup?: (w: World) => Promise<{ pa
   'POST /api/scrapers': { status: 201 },
   'PATCH /api/scrapers/{id}': { status: 200, setup: async (w) => ({ path: { id: await w.scraper() } }) },
   'POST /api/scrape/{scraperId}': { status: 202, setup: async (w) => ({ path: { scraperId: await w.scraper() } }) },
+  'POST /api/schedules': { status: 201, setup: async (w) => ({ body: { scraper_id: await w.scraper() } }) },
+  'PATCH /api/schedules/{id}': {
+    status: 200,
+    setup: async (w) => ({ path: { id: (await w.create('POST /api/schedules', { scraper_id: await w.scraper() })).schedule.id } }),
+  },
   'POST /api/folders': { status: 201 },
   'PATCH /api/folders/{id}': { status: 200, setup: async (w) => ({ path: { id: (await w.create('POST /api/folders')).folder.id } }) },
   'POST /api/endpoints': { status: 201, setup: async (w) => ({ body: { scraper_id: await w.scraper() } }) },

@@ -32,6 +32,7 @@ describe('the OpenAPI document for generated clients', () => {
       'RateLimit-Remaining',
       'RateLimit-Reset',
       'X-Cache',
+      'X-Endpoint-Health',
       'X-Request-Id',
     ]);
     expect(components.headers['RateLimit-Remaining'].schema).toEqual({ type: 'integer', minimum: 0 });

@@ -1,9 +1,9 @@
 import { defineSubscriber } from '../../events/subscriber.ts';
-import { cacheCompletedRun } from '../endpoint-cache.ts';
+import { settleEndpointRun } from '../endpoint-health.ts';
 
-/** A completed run started by a published endpoint becomes that call's cached result. */
+/** An ended run a published endpoint started: its endpoint's health judged, and a healthy completed result cached for that call. */
 export const endpointCacheFillSubscriber = defineSubscriber({
   name: 'endpoint-cache.fill',
-  on: ['scrape.run.completed'],
-  handle: (event) => cacheCompletedRun((event.data as { runId: string }).runId),
+  on: ['scrape.run.completed', 'scrape.run.failed'],
+  handle: async (event) => void (await settleEndpointRun((event.data as { runId: string }).runId)),
 });

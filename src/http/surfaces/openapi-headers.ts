@@ -39,6 +39,11 @@ const headers = {
     schema: { type: 'string', enum: ['HIT', 'MISS'] },
   },
   Age: { description: 'Seconds since the data was extracted.', schema: integer },
+  'X-Endpoint-Health': {
+    description:
+      "`drifted`: the endpoint's last result failed its output schema or found no items where the last healthy one had some (the data answered may be that empty result); `ok` otherwise.",
+    schema: { type: 'string', enum: ['ok', 'drifted'] },
+  },
 };
 
 const idempotencyKey = {
@@ -87,7 +92,7 @@ export function declareOperationHeaders(path: string, method: string, operation:
       names.push(...rateLimitHeaders);
       if (isPost) names.push('Idempotent-Replayed');
     }
-    if (path.startsWith('/v1/e/') && status === '200') names.push('X-Cache', 'Age');
+    if (path.startsWith('/v1/e/') && status === '200') names.push('X-Cache', 'Age', 'X-Endpoint-Health');
     response.headers = { ...response.headers, ...Object.fromEntries(names.map((name) => [name, ref('headers', name)])) };
   }
 }

@@ -165,13 +165,19 @@ function leadExportOperation(): OperationObject {
 
 const takesInput = (procedure: ProcedureDef) => Boolean(procedure.inputs[0]) && procedure.inputs[0]!.def.type !== 'void';
 
-/** The success responses as the REST bridge answers them: `restResponses` when declared, else the output at `successStatus` (and its `restMediaTypes`). */
+/**
+ * The success responses as the REST bridge answers them: `restResponses` when declared, else the output at
+ * `successStatus`; `restMediaTypes` are the 200 answer's other forms.
+ */
 function successResponses(generated: Operation['responses'][string], meta: Meta): Operation['responses'] {
   if (meta.restResponses) {
     return Object.fromEntries(
       Object.entries(meta.restResponses).map(([status, { description, body }]) => [
         status,
-        { description, content: jsonContent(inlineJsonSchema(body, 'output')) },
+        {
+          description,
+          content: { ...jsonContent(inlineJsonSchema(body, 'output')), ...(status === '200' && meta.restMediaTypes) },
+        },
       ]),
     );
   }

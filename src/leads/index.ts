@@ -7,6 +7,8 @@ export { leadCapacity } from './leads.service.ts';
 export { listFields } from './lead-fields.service.ts';
 // Email validation: the leads a job checks, and its verdicts written back.
 export { leadsToValidate, recordEmailValidations, type LeadToValidate } from './lead-validation.service.ts';
+// The email finder: the lead it looks for, the domain's validated addresses it learns from, and what it found.
+export { leadToFindEmailFor, recordFoundEmail, validatedAddressesAt, type LeadToFindEmailFor } from './lead-finder.service.ts';
 // Outreach: the leads written to, and their contacted and unsubscribed marks.
 export {
   announcePendingUnsubscriptions,

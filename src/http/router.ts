@@ -5,6 +5,7 @@ import { endpointsRouter } from '../endpoints/router.ts';
 import { foldersRouter } from '../folders/router.ts';
 import { keysRouter } from '../keys/router.ts';
 import { leadsRouter } from '../leads/router.ts';
+import { membersRouter } from '../members/router.ts';
 import { outreachRouter } from '../outreach/router.ts';
 import { scrapersRouter } from '../scraping/router.ts';
 import { skillsRouter } from '../skills/router.ts';
@@ -27,6 +28,7 @@ export const appRouter = router({
   folders: foldersRouter,
   endpoints: endpointsRouter,
   keys: keysRouter,
+  members: membersRouter,
   usage: usageRouter,
 });
 

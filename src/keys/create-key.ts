@@ -1,7 +1,7 @@
 import { createKeyInput, createKeyOutput } from '../../schema/keys.ts';
 import { AppError } from '../errors/app-error.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { issueKey } from './keys.service.ts';
+import { issueKey, issueMemberKey } from './keys.service.ts';
 
 export const createKeyProcedure = apiProcedure
   .meta({
@@ -14,7 +14,7 @@ export const createKeyProcedure = apiProcedure
       tags: ['API keys'],
       summary: 'Create an API key (the secret is in this answer only)',
       description:
-        'Needs an API key with full access (`*`); OAuth tokens cannot manage keys. Each plan allows a number of active keys (free 5, starter 10, pro 25, business 100); past it, 403 `key_limit` with `used` and `limit`. Takes no Idempotency-Key (400): replaying the answer would need the secret, which is never stored.',
+        'Needs an API key with full access (`*`); OAuth tokens cannot manage keys. `user_id` makes the key for a member (GET /api/members). Each plan allows a number of active keys (free 5, starter 10, pro 25, business 100); past it, 403 `key_limit` with `used` and `limit`. Takes no Idempotency-Key (400): replaying the answer would need the secret, which is never stored.',
     },
   })
   .input(createKeyInput)
@@ -27,9 +27,9 @@ export const createKeyProcedure = apiProcedure
         'Idempotency-Key: not accepted when creating a key (its secret is never stored to answer again)',
         { field: 'Idempotency-Key' },
       );
-    return issueKey({
+    return (input.user_id ? issueMemberKey : issueKey)({
       workspaceId: ctx.principal.workspaceId,
-      userId: ctx.principal.userId,
+      userId: input.user_id ?? ctx.principal.userId,
       name: input.name,
       scopes: input.scopes,
       brandId: input.brand_id ?? null,

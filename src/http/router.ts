@@ -7,6 +7,7 @@ import { keysRouter } from '../keys/router.ts';
 import { leadsRouter } from '../leads/router.ts';
 import { membersRouter } from '../members/router.ts';
 import { outreachRouter } from '../outreach/router.ts';
+import { privacyRouter } from '../privacy/router.ts';
 import { scrapersRouter } from '../scraping/router.ts';
 import { skillsRouter } from '../skills/router.ts';
 import { router } from '../trpc/init.ts';
@@ -29,6 +30,7 @@ export const appRouter = router({
   endpoints: endpointsRouter,
   keys: keysRouter,
   members: membersRouter,
+  privacy: privacyRouter,
   usage: usageRouter,
 });
 

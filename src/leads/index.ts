@@ -30,3 +30,5 @@ export {
   type LeadToEnrich,
 } from './lead-enrichment.service.ts';
 export { getResearchProfile, recordProfileRun } from './research-profiles.service.ts';
+// Privacy requests: the leads with an address, shown or erased.
+export { eraseLeadsWithAddress, leadsWithAddress } from './lead-privacy.service.ts';

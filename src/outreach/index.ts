@@ -1,4 +1,5 @@
-/** The outreach domain's front door: its background work (the worker) and the routes it serves itself. */
+/** The outreach domain's front door: its background work (the worker), the routes it serves itself, and its part of privacy requests. */
+export { eraseOutreachRecordsOf, outreachRecordsOf, suppressErasedAddress } from './privacy.service.ts';
 export { analyzePendingReplies } from './replies/analysis.service.ts';
 export { readMailboxes, stopReadingMailboxes } from './replies/read-mailboxes.ts';
 export { runOutreachPass } from './delivery/engine.ts';

@@ -2,4 +2,4 @@
 export { findEmail } from './finder/email-finder.service.ts';
 export { giveUpJob } from './run/job-lifecycle.ts';
 export { runValidationJob } from './run/run-job.ts';
-export { requeueStrandedValidationJobs, validationRetention } from './validation.service.ts';
+export { eraseValidationResults, requeueStrandedValidationJobs, validationResultsFor, validationRetention } from './validation.service.ts';

@@ -182,3 +182,17 @@ export async function requeueStrandedValidationJobs(): Promise<void> {
   >();
   for (const { _id } of jobs) await enqueueOnceAt(validationRunJob, new Date(), { jobId: _id }, ['jobId']);
 }
+
+/** The workspace's stored results for an address (a privacy request), newest first. */
+export async function validationResultsFor(workspaceId: string, address: string): Promise<Array<z.infer<typeof validationResult>>> {
+  const docs = await ValidationResult.find({ workspaceId, address: address.trim().toLowerCase() })
+    .sort({ createdAt: -1 })
+    .lean<ValidationResultDoc[]>();
+  return docs.map(toResult);
+}
+
+/** Deletes the workspace's results for an address (an erasure: jobs keep their counts); answers how many. */
+export async function eraseValidationResults(workspaceId: string, address: string): Promise<number> {
+  const { deletedCount } = await ValidationResult.deleteMany({ workspaceId, address: address.trim().toLowerCase() });
+  return deletedCount;
+}

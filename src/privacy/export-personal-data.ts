@@ -1,0 +1,19 @@
+import { privacyExportOutput, privacyRequestInput } from '../../schema/privacy.ts';
+import { apiProcedure } from '../trpc/procedures.ts';
+import { exportAddress } from './privacy.service.ts';
+
+export const exportPersonalDataProcedure = apiProcedure
+  .meta({
+    permission: 'read',
+    openapi: {
+      method: 'POST',
+      path: '/api/privacy/export',
+      tags: ['Privacy'],
+      summary: 'Everything held about an email address (GDPR Article 15)',
+      description:
+        'Leads, messages, replies, activity, validation results and do-not-contact entries naming it. Audited (without the address).',
+    },
+  })
+  .input(privacyRequestInput)
+  .output(privacyExportOutput)
+  .mutation(async ({ ctx, input }) => exportAddress(ctx.principal, input.email));

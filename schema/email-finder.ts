@@ -9,20 +9,16 @@ const domainName = z
   .trim()
   .toLowerCase()
   .regex(/^(?!-)[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})+$/, 'a domain name such as acme.com, without scheme or path')
-  .describe("The company's domain, e.g. `acme.com`.");
+  .describe('e.g. `acme.com`.');
 const namePart = z.string().trim().min(1).max(100);
 
 export const findEmailInput = z
   .object({
-    full_name: namePart.max(200).optional().describe('The person\'s name, e.g. "Ada Byron": first and last word are used.'),
-    first_name: namePart.optional().describe('With `last_name`, instead of `full_name`.'),
-    last_name: namePart.optional().describe('With `first_name`, instead of `full_name`.'),
+    full_name: namePart.max(200).optional().describe('e.g. "Ada Byron".'),
+    first_name: namePart.optional().describe('Instead of `full_name`.'),
+    last_name: namePart.optional().describe('Instead of `full_name`.'),
     domain: domainName.optional(),
-    lead_id: uuid
-      .optional()
-      .describe(
-        "A lead whose name and domain to use (`domain` overrides the lead's); a found address is written to it if its email is empty.",
-      ),
+    lead_id: uuid.optional().describe("Use this lead's name and domain."),
   })
   .strict()
   .superRefine((input, ctx) => {

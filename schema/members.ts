@@ -25,9 +25,9 @@ export const listMembersOutput = z.object({
 
 export const addMemberInput = z
   .strictObject({
-    email: z.email().max(320).describe("The member's email address, one member per address."),
-    role: z.enum(['admin', 'member']).describe('`admin` or `member`.'),
-    name: z.string().trim().min(1).max(120).optional().describe('Display name; by default the part of the address before @.'),
+    email: z.email().max(320).describe('Their address.'),
+    role: z.enum(['admin', 'member']),
+    name: z.string().trim().min(1).max(120).optional().describe('Display name.'),
   })
   .meta({ examples: [{ email: 'grace@acme.com', role: 'member', name: 'Grace Hopper' }] });
 

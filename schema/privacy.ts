@@ -6,7 +6,7 @@ import { suppression } from './outreach/suppressions.ts';
 import { validationResult } from './validation.ts';
 
 export const privacyRequestInput = z
-  .strictObject({ email: z.email().max(320).describe("The person's email address (case is ignored).") })
+  .strictObject({ email: z.email().max(320).describe('The address (any case).') })
   .meta({ examples: [{ email: 'ada@acme.com' }] });
 
 export const privacyMessage = z

@@ -14,7 +14,7 @@ export const createKeyProcedure = apiProcedure
       tags: ['API keys'],
       summary: 'Create an API key (the secret is in this answer only)',
       description:
-        'Needs an API key with full access (`*`); OAuth tokens cannot manage keys. `user_id` makes the key for a member (GET /api/members). Each plan allows a number of active keys (free 5, starter 10, pro 25, business 100); past it, 403 `key_limit` with `used` and `limit`. Takes no Idempotency-Key (400): replaying the answer would need the secret, which is never stored.',
+        'Needs an API key with full access (`*`); OAuth tokens cannot manage keys. Each plan allows a number of active keys (free 5, starter 10, pro 25, business 100); past it, 403 `key_limit` with `used` and `limit`. Takes no Idempotency-Key (400): replaying the answer would need the secret, which is never stored.',
     },
   })
   .input(createKeyInput)

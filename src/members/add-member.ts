@@ -11,10 +11,8 @@ export const addMemberProcedure = apiProcedure
       method: 'POST',
       path: '/api/members',
       tags: ['Account'],
-      summary: 'Add a member to the workspace',
-      description:
-        'Seats per plan: free 1, starter 3, pro 10, business 50, the owner included; past them 403 `seat_limit` with `used` and `limit`. ' +
-        '409 for an address already a member. Make them a key with POST /api/keys and `user_id`.',
+      summary: 'Add a member',
+      description: 'Seats: free 1, starter 3, pro 10, business 50 (403 `seat_limit`).',
     },
   })
   .input(addMemberInput)

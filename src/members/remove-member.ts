@@ -10,8 +10,7 @@ export const removeMemberProcedure = apiProcedure
       method: 'DELETE',
       path: '/api/members/{id}',
       tags: ['Account'],
-      summary: 'Remove a member and revoke their API keys',
-      description: 'The owner cannot be removed (409).',
+      summary: 'Remove a member, revoking their keys (the owner: 409)',
     },
   })
   .input(memberIdInput)

@@ -9,10 +9,8 @@ export const erasePersonalDataProcedure = apiProcedure
       method: 'POST',
       path: '/api/privacy/erase',
       tags: ['Privacy'],
-      summary: 'Erase everything held about an email address (GDPR Article 17)',
-      description:
-        'Deletes every record naming it (statistics keep their counts) and puts it on the do-not-contact list (source `erasure`) ' +
-        'so a later import of it is never contacted. Audited (without the address). Asking again is safe.',
+      summary: 'Erase an email address everywhere (GDPR Art. 17)',
+      description: 'Statistics keep their counts; the address is suppressed (source `erasure`). Audited, without the address.',
     },
   })
   .input(privacyRequestInput)

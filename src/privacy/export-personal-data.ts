@@ -9,9 +9,8 @@ export const exportPersonalDataProcedure = apiProcedure
       method: 'POST',
       path: '/api/privacy/export',
       tags: ['Privacy'],
-      summary: 'Everything held about an email address (GDPR Article 15)',
-      description:
-        'Leads, messages, replies, activity, validation results and do-not-contact entries naming it. Audited (without the address).',
+      summary: 'Everything held about an email address (GDPR Art. 15)',
+      description: 'Audited, without the address.',
     },
   })
   .input(privacyRequestInput)

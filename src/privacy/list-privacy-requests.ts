@@ -10,7 +10,7 @@ export const listPrivacyRequestsProcedure = apiProcedure
       method: 'GET',
       path: '/api/privacy/requests',
       tags: ['Privacy'],
-      summary: 'The audit of privacy requests: who, when, counts (never the address)',
+      summary: 'Audit of privacy requests (no addresses)',
     },
   })
   .input(noInput)

@@ -17,9 +17,7 @@ export const checkAddressProcedure = apiProcedure
       path: '/api/leads/validate/address',
       tags: ['Leads'],
       summary: 'Check one email address now',
-      description:
-        'Checks one address as a validation job does, waiting up to 30 s for it: 200 with the result, else 202 with the job to poll. ' +
-        'One validation credit when conclusive; a conclusive result from the cache window is reused, unbilled.',
+      description: '200 with the result within 30 s, else 202 with the validation job. 1 credit if conclusive; cached results reused free.',
     },
   })
   .input(checkAddressInput)

@@ -10,11 +10,10 @@ export const findEmailProcedure = apiProcedure
       method: 'POST',
       path: '/api/leads/find-email',
       tags: ['Leads'],
-      summary: "Find a person's email address at a domain",
+      summary: "Find a person's email address",
       description:
-        "Tries the usual patterns (first.last, first, flast, …), the domain's pattern learnt from the workspace's validated addresses first, " +
-        "asking the domain's mail server about each as validation does (nothing is sent). One validation credit per conclusive lookup; `unknown` is free. " +
-        'With `lead_id`, a found address is written to the lead if its email is empty (409 if it has one).',
+        "Tries the usual patterns, the domain's known one first, asking its mail server (nothing is sent). 1 validation credit if conclusive. " +
+        '`lead_id`: a found address is written to the lead if its email is empty.',
     },
   })
   .input(findEmailInput)

@@ -6,8 +6,9 @@ import { createTestWorkspace, useApiServer, type TestWorkspace } from '../suppor
 import { importLeads } from '../support/leads.ts';
 import { catalogueScraper, createScraper, scrapeEnv } from '../support/scraping.ts';
 
-// No wait for a single address check: with no worker here it answers 202 at once.
-const server = useApiServer({ ...scrapeEnv, VALIDATION_INLINE_WAIT_MS: '0' });
+// No wait for a single address check: with no worker here it answers 202 at once; the email finder's DNS goes to a
+// closed loopback port.
+const server = useApiServer({ ...scrapeEnv, VALIDATION_INLINE_WAIT_MS: '0', DNS_SERVERS: '127.0.0.1:9' });
 const procedures = Object.entries(procedureDefs(appRouter));
 
 /** Records the examples act on, made with the owner's key. */

@@ -64,9 +64,10 @@ async function subjectOf(workspaceId: string, input: FindEmailInput) {
  */
 export async function findEmail(workspaceId: string, input: FindEmailInput): Promise<FoundEmail> {
   const { lead, name, domain } = await subjectOf(workspaceId, input);
-  const balances = await getBalances(workspaceId);
+  // The balance and the domain's known addresses are read together: a lookup's store reads add to its wait.
+  const [balances, addresses] = await Promise.all([getBalances(workspaceId), validatedAddressesAt(workspaceId, domain)]);
   if (balances.validation < 1 && !balances.overage) throw creditsExhausted('validation', 1, balances.validation);
-  const known = knownPatterns(await validatedAddressesAt(workspaceId, domain));
+  const known = knownPatterns(addresses);
   const list = candidates(name, domain, known);
   const emails = list.map((candidate) => candidate.email);
   const answers = await probeCandidates(workspaceId, domain, emails);

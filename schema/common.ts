@@ -55,8 +55,12 @@ export const errorBody = z
       .describe(
         "`rate_limited`: seconds until the key's one-minute window ends and its count starts again; `smtp_unavailable`, `database_unavailable`: seconds worth waiting before trying again. Also the Retry-After header.",
       ),
-    used: count.optional().describe('`lead_limit`: leads stored now; `key_limit`: active API keys now.'),
-    limit: count.optional().describe("`lead_limit`: the plan's cap on stored leads; `key_limit`: the plan's cap on active API keys."),
+    used: count.optional().describe('`lead_limit`: leads stored now; `key_limit`: active API keys now; `seat_limit`: members now.'),
+    limit: count
+      .optional()
+      .describe(
+        "`lead_limit`: the plan's cap on stored leads; `key_limit`: the plan's cap on active API keys; `seat_limit`: the plan's seats.",
+      ),
     needed: count.optional().describe('`insufficient_credits` (and other exhausted balances): credits the call needs.'),
     remaining: count.optional().describe('`insufficient_credits`: credits left.'),
     endpoints: z

@@ -10,6 +10,7 @@ export const errorStatus = {
   link_invalid: 403,
   lead_limit: 403,
   key_limit: 403,
+  seat_limit: 403,
   plan_required: 403,
   outreach_locked: 403,
   not_found: 404,

@@ -11,6 +11,7 @@ export const apiKeyRecord = z
       .enum(['active', 'revoked', 'expired'])
       .describe('`active` keys are accepted; `revoked` and `expired` ones are refused with 401.'),
     brand_id: uuid.nullable().describe("The brand the key acts on; null: the workspace's default brand."),
+    user_id: uuid.describe('The member holding it.'),
     hint: z.string().describe("The key's prefix and last 4 characters (e.g. `lok_…a1B2`), to tell keys apart; not enough to use it."),
     created_at: dateTime,
     expires_at: nullableDateTime.describe('When the key stops being accepted; null: never.'),
@@ -24,6 +25,7 @@ export const createKeyInput = z
     name: z.string().trim().min(1).max(120).describe('A descriptive name (what integration uses it), 1 to 120 characters.'),
     scopes: z.array(permission).min(1).max(8).describe('Permissions to grant, at least one; `*` grants everything.'),
     brand_id: uuid.optional().describe("Binds the key to one of the workspace's brands; by default it acts on the default brand."),
+    user_id: uuid.optional().describe('A member to make the key for; default the caller.'),
     expires_at: dateTime.optional().describe('When the key stops being accepted, in the future; by default never.'),
   })
   .meta({ examples: [{ name: 'CRM sync', scopes: ['read', 'write'] }] });

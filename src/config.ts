@@ -95,6 +95,11 @@ const envSchema = z.object({
   VALIDATION_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(600_000),
   /** A conclusive result at most this many days old is reused instead of checked again (and not billed). */
   VALIDATION_CACHE_DAYS: z.coerce.number().min(0).default(30),
+  /**
+   * How long POST /api/leads/validate/address waits for its check before answering 202 with the job, and how long the
+   * email finder goes on asking again after temporary answers (greylisting) before answering `unknown`.
+   */
+  VALIDATION_INLINE_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long a worker may hold a validation job before another takes it over (it died). */
   VALIDATION_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(120_000),
   /** A SearXNG-compatible search API (`/search?q=…&format=json`) agent runs search the web with; without it they can only visit pages they are given. */

@@ -77,6 +77,12 @@ export async function revokeApiKey(id: string, workspaceId?: string): Promise<{ 
   return { id, status: 'revoked' };
 }
 
+/** Revokes every active key a user holds in the workspace (a member removed); answers how many. */
+export async function revokeUserApiKeys(workspaceId: string, userId: string): Promise<number> {
+  const result = await ApiKey.updateMany({ workspaceId, userId, status: 'active' }, { $set: { status: 'revoked' } });
+  return result.modifiedCount;
+}
+
 /** Removes a key outright: only for one just made and refused (over the plan's limit) before its secret was shown. */
 export async function discardApiKey(id: string): Promise<void> {
   await ApiKey.deleteOne({ keyId: id });

@@ -3,6 +3,7 @@ import { groupedInsert, insertNew } from '../db/insert-new.ts';
 import { releaseTurn, takeTurn } from '../db/turns.ts';
 import { eventData, type EventData, type EventType } from './event-types.ts';
 import { Event, EventDispatchTurn, type EventDoc } from './event.model.ts';
+import { sameTextAnyCase } from '../db/exact-text.ts';
 
 /** The namespace of event ids (UUIDv5 of the event's type and subject). */
 const eventIdNamespace = '6f1d3c2a-8b4e-4f7a-9c1d-2e5b7a9d0c3f';
@@ -114,4 +115,18 @@ export const releaseDispatchTurn = (holder: string) => releaseTurn(EventDispatch
 export async function getEvent(id: string): Promise<StoredEvent | null> {
   const doc = await Event.findById(id).lean<EventDoc>();
   return doc && toStored(doc);
+}
+
+/**
+ * Deletes the workspace's events whose data names an address (an erasure: a reply's or bounce's `from_email`, a lead's
+ * or a message's address), once handed on to their subscribers; answers how many.
+ */
+export async function eraseEventsNaming(workspaceId: string, address: string): Promise<number> {
+  const same = sameTextAnyCase(address);
+  const { deletedCount } = await Event.deleteMany({
+    workspaceId,
+    dueAt: { $exists: false },
+    $or: ['data.from_email', 'data.email', 'data.to', 'data.lead.email'].map((path) => ({ [path]: same })),
+  });
+  return deletedCount;
 }

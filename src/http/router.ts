@@ -5,7 +5,9 @@ import { endpointsRouter } from '../endpoints/router.ts';
 import { foldersRouter } from '../folders/router.ts';
 import { keysRouter } from '../keys/router.ts';
 import { leadsRouter } from '../leads/router.ts';
+import { membersRouter } from '../members/router.ts';
 import { outreachRouter } from '../outreach/router.ts';
+import { privacyRouter } from '../privacy/router.ts';
 import { schedulesRouter } from '../schedules/router.ts';
 import { scrapersRouter } from '../scraping/router.ts';
 import { skillsRouter } from '../skills/router.ts';
@@ -29,6 +31,8 @@ export const appRouter = router({
   folders: foldersRouter,
   endpoints: endpointsRouter,
   keys: keysRouter,
+  members: membersRouter,
+  privacy: privacyRouter,
   usage: usageRouter,
 });
 

@@ -1,7 +1,7 @@
 import { createKeyInput, createKeyOutput } from '../../schema/keys.ts';
 import { AppError } from '../errors/app-error.ts';
 import { apiProcedure } from '../trpc/procedures.ts';
-import { issueKey } from './keys.service.ts';
+import { issueKey, issueMemberKey } from './keys.service.ts';
 
 export const createKeyProcedure = apiProcedure
   .meta({
@@ -27,9 +27,9 @@ export const createKeyProcedure = apiProcedure
         'Idempotency-Key: not accepted when creating a key (its secret is never stored to answer again)',
         { field: 'Idempotency-Key' },
       );
-    return issueKey({
+    return (input.user_id ? issueMemberKey : issueKey)({
       workspaceId: ctx.principal.workspaceId,
-      userId: ctx.principal.userId,
+      userId: input.user_id ?? ctx.principal.userId,
       name: input.name,
       scopes: input.scopes,
       brandId: input.brand_id ?? null,

@@ -12,8 +12,8 @@ import {
 } from '../auth/api-key.service.ts';
 import { assertBrandInWorkspace } from '../brands/index.ts';
 import { nowMs } from '../clock.ts';
-import { AppError, notFound } from '../errors/app-error.ts';
-import { planRules, workspaceOwnerId, getWorkspace } from '../workspaces/index.ts';
+import { AppError, notFound, nullIfNotFound } from '../errors/app-error.ts';
+import { planRules, workspaceOwnerId, getWorkspace, getUser } from '../workspaces/index.ts';
 
 const statusOf = (key: ApiKeyView): ApiKeyOut['status'] =>
   key.status === 'revoked' ? 'revoked' : key.expiresAt && key.expiresAt.getTime() <= nowMs() ? 'expired' : 'active';
@@ -24,6 +24,7 @@ const toKey = (key: ApiKeyView): ApiKeyOut => ({
   scopes: key.scopes as Permission[],
   status: statusOf(key),
   brand_id: key.brandId ?? null,
+  user_id: key.userId,
   hint: `${apiKeyPrefix}…${key.last4 ?? ''}`,
   created_at: key.createdAt.toISOString(),
   expires_at: key.expiresAt?.toISOString() ?? null,
@@ -42,6 +43,13 @@ export async function keyAllowance(workspaceId: string): Promise<{ active: numbe
  * limit it is removed before its secret is ever shown, so concurrent
  * creations can never end above the limit (at worst both are refused).
  */
+/** A key for one of the workspace's members (404 naming `user_id` for anyone else). */
+export async function issueMemberKey(input: NewApiKey): Promise<{ key: ApiKeyOut; secret: string }> {
+  const member = await getUser(input.workspaceId, input.userId).catch(nullIfNotFound);
+  if (!member) throw notFound('Member', 'user_id');
+  return issueKey(input);
+}
+
 export async function issueKey(input: NewApiKey, brandField = 'brand_id'): Promise<{ key: ApiKeyOut; secret: string }> {
   if (input.expiresAt && input.expiresAt.getTime() <= nowMs()) {
     throw new AppError('validation_failed', 'expires_at: must be in the future', { field: 'expires_at' });

@@ -15,10 +15,12 @@ export {
 export { csvImportFileRetention, requeueStrandedCsvImports } from './csv-import.service.ts';
 export { leadCapacity } from './leads.service.ts';
 // A lead's activity: the facts other domains' flows cause, recorded as they happen.
-export { recordLeadActivity, type LeadActivityEntry } from './lead-activity.service.ts';
+export { activityOfLeads, deleteLeadActivity, recordLeadActivity, type LeadActivityEntry } from './lead-activity.service.ts';
 export { listFields } from './lead-fields.service.ts';
 // Email validation: the leads a job checks, and its verdicts written back.
 export { leadsToValidate, recordEmailValidations, type LeadToValidate } from './lead-validation.service.ts';
+// The email finder: the lead it looks for, the domain's validated addresses it learns from, and what it found.
+export { leadToFindEmailFor, recordFoundEmail, validatedAddressesAt, type LeadToFindEmailFor } from './lead-finder.service.ts';
 // Outreach: the leads written to, and their contacted and unsubscribed marks.
 export {
   announcePendingUnsubscriptions,
@@ -41,3 +43,5 @@ export {
   type LeadToEnrich,
 } from './lead-enrichment.service.ts';
 export { getResearchProfile, recordProfileRun } from './research-profiles.service.ts';
+// Privacy requests: the leads with an address, shown or erased.
+export { eraseLeadsWithAddress, leadsWithAddress } from './lead-privacy.service.ts';

@@ -74,21 +74,34 @@ export async function listLeadActivity(
   if (!owned) throw notFound('Lead');
   const page = docs.slice(0, input.limit);
   return {
-    activity: page.map((doc) => ({
-      id: doc._id,
-      type: doc.type,
-      at: doc.at.toISOString(),
-      campaign_id: doc.campaignId ?? null,
-      message_id: doc.messageId ?? null,
-      step: doc.step ?? null,
-      variant: doc.variant ?? null,
-      data: (doc.data as Record<string, unknown> | undefined) ?? {},
-    })),
+    activity: page.map(toEntry),
     next_cursor: docs.length > input.limit ? encodeCursor(page.at(-1)!) : null,
   };
 }
 
-/** The activity of deleted leads goes with them. */
-export async function deleteLeadActivity(workspaceId: string, leadIds: string[]): Promise<void> {
-  if (leadIds.length) await LeadActivity.deleteMany({ workspaceId, leadId: { $in: leadIds } });
+/** An activity entry as the API answers it. */
+const toEntry = (doc: LeadActivityDoc): z.infer<typeof leadActivityOutput>['activity'][number] => ({
+  id: doc._id,
+  type: doc.type,
+  at: doc.at.toISOString(),
+  campaign_id: doc.campaignId ?? null,
+  message_id: doc.messageId ?? null,
+  step: doc.step ?? null,
+  variant: doc.variant ?? null,
+  data: (doc.data as Record<string, unknown> | undefined) ?? {},
+});
+
+/** Every activity entry of these leads, newest first (a privacy export: a person's leads hold a few hundred at most). */
+export async function activityOfLeads(workspaceId: string, leadIds: string[]) {
+  if (!leadIds.length) return [];
+  const docs = await LeadActivity.find({ workspaceId, leadId: { $in: leadIds } })
+    .sort({ at: -1, _id: -1 })
+    .lean<LeadActivityDoc[]>();
+  return docs.map(toEntry);
+}
+
+/** The activity of deleted (or erased) leads goes with them: how many entries went. */
+export async function deleteLeadActivity(workspaceId: string, leadIds: string[]): Promise<number> {
+  if (!leadIds.length) return 0;
+  return (await LeadActivity.deleteMany({ workspaceId, leadId: { $in: leadIds } })).deletedCount;
 }

@@ -59,6 +59,8 @@ leadSchema.index({ workspaceId: 1, archivedAt: 1, unsubscribedAt: 1, createdAt: 
 leadSchema.index({ workspaceId: 1, archivedAt: 1, updatedAt: 1, _id: 1 });
 // An agent run's leads, archived too.
 leadSchema.index({ workspaceId: 1, agentRunId: 1, createdAt: -1 });
+// A domain's validated addresses, which the email finder learns the domain's pattern from.
+leadSchema.index({ workspaceId: 1, domain: 1, email_status: 1 });
 leadSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });
 // The unsubscriptions whose event is still to be stored (a handful at most, swept by the sending engine).
 leadSchema.index({ unsubscribeEventPendingAt: 1 });

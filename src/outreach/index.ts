@@ -1,4 +1,5 @@
-/** The outreach domain's front door: its background work (the worker), the routes it serves itself, what other domains ask of it. */
+/** The outreach domain's front door: its background work (the worker), the routes it serves itself, what other domains ask of it (its part of privacy requests included). */
+export { eraseOutreachRecordsOf, outreachRecordsOf, suppressErasedAddress } from './privacy.service.ts';
 export { analyzePendingReplies } from './replies/analysis.service.ts';
 export { readMailboxes, stopReadingMailboxes } from './replies/read-mailboxes.ts';
 export { runOutreachPass } from './delivery/engine.ts';

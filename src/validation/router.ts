@@ -1,4 +1,6 @@
 import { router } from '../trpc/init.ts';
+import { checkAddressProcedure } from './check-address.ts';
+import { findEmailProcedure } from './find-email.ts';
 import { cancelValidationJobProcedure } from './cancel-validation-job.ts';
 import { getValidationJobProcedure } from './get-validation-job.ts';
 import { listValidationJobsProcedure } from './list-validation-jobs.ts';
@@ -11,4 +13,6 @@ export const validationRouter = router({
   job: getValidationJobProcedure,
   cancel: cancelValidationJobProcedure,
   results: listValidationResultsProcedure,
+  findEmail: findEmailProcedure,
+  checkAddress: checkAddressProcedure,
 });

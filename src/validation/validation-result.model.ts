@@ -34,6 +34,8 @@ const validationResultSchema = new Schema(
 );
 validationResultSchema.index({ jobId: 1, order: 1 });
 validationResultSchema.index({ createdAt: 1 });
+// A workspace's last result for an address: the cache a single check reuses, and what privacy requests find.
+validationResultSchema.index({ workspaceId: 1, address: 1, createdAt: -1 });
 
 export type ValidationResultDoc = InferRawDocTypeFromSchema<typeof validationResultSchema>;
 export const ValidationResult = mongoose.model('ValidationResult', validationResultSchema, 'validation_results');

@@ -92,6 +92,15 @@ export async function startValidation(
   if (balances.validation < 1 && !balances.overage) throw creditsExhausted('validation', 1, balances.validation);
   const { leads, missing } = await reading;
   const { entries, noEmail } = workList(leads, input.force);
+  return toJob(await storeAndQueueJob(workspaceId, entries, { force: input.force, skipped: missing + noEmail }));
+}
+
+/** Stores a job with its work list, then queues it for a worker: never a job no worker will take, nor a work list without its job. */
+export async function storeAndQueueJob(
+  workspaceId: string,
+  entries: WorkEntry[],
+  options: { force: boolean; skipped: number },
+): Promise<ValidationJobDoc> {
   const jobId = randomUUID();
   const chunks = Math.ceil(entries.length / chunkSize);
   try {
@@ -102,19 +111,10 @@ export async function startValidation(
         entries: JSON.stringify(entries.slice(n * chunkSize, (n + 1) * chunkSize)),
       })),
     );
-    const job = await ValidationJob.create({
-      _id: jobId,
-      workspaceId,
-      source: 'manual',
-      force: input.force,
-      total: entries.length,
-      skipped: missing + noEmail,
-      chunks,
-    });
+    const job = await ValidationJob.create({ _id: jobId, workspaceId, source: 'manual', ...options, total: entries.length, chunks });
     await enqueue(validationRunJob, { jobId });
-    return toJob(job.toObject() as ValidationJobDoc);
+    return job.toObject() as ValidationJobDoc;
   } catch (error) {
-    // Never a job no worker will take, nor a work list without its job.
     await ValidationJob.deleteOne({ _id: jobId });
     await ValidationWork.deleteMany({ jobId });
     throw error;
@@ -181,4 +181,18 @@ export async function requeueStrandedValidationJobs(): Promise<void> {
     Array<{ _id: string }>
   >();
   for (const { _id } of jobs) await enqueueOnceAt(validationRunJob, new Date(), { jobId: _id }, ['jobId']);
+}
+
+/** The workspace's stored results for an address (a privacy request), newest first. */
+export async function validationResultsFor(workspaceId: string, address: string): Promise<Array<z.infer<typeof validationResult>>> {
+  const docs = await ValidationResult.find({ workspaceId, address: address.trim().toLowerCase() })
+    .sort({ createdAt: -1 })
+    .lean<ValidationResultDoc[]>();
+  return docs.map(toResult);
+}
+
+/** Deletes the workspace's results for an address (an erasure: jobs keep their counts); answers how many. */
+export async function eraseValidationResults(workspaceId: string, address: string): Promise<number> {
+  const { deletedCount } = await ValidationResult.deleteMany({ workspaceId, address: address.trim().toLowerCase() });
+  return deletedCount;
 }

@@ -22,10 +22,13 @@ const userSchema = new Schema(
     workspaceId: { type: String, required: true, index: true },
     email: { type: String, required: true },
     name: { type: String, required: true },
-    role: { type: String, enum: ['owner', 'member'], default: 'member' },
+    role: { type: String, enum: ['owner', 'admin', 'member'], default: 'member' },
+    /** The email lower-cased: a workspace has one member per address (null for users stored before it was kept). */
+    emailKey: { type: String, default: null },
   },
   { timestamps: true, versionKey: false },
 );
+userSchema.index({ workspaceId: 1, emailKey: 1 }, { unique: true });
 
 export type WorkspaceDoc = InferRawDocTypeFromSchema<typeof workspaceSchema>;
 export type UserDoc = InferRawDocTypeFromSchema<typeof userSchema>;

@@ -20,6 +20,7 @@ export async function insertWorkspace(input: {
   const user = await User.create({
     workspaceId: workspace._id,
     email: input.email,
+    emailKey: input.email.trim().toLowerCase(),
     name: input.userName ?? input.email.split('@')[0]!,
     role: 'owner',
   });

@@ -6,7 +6,9 @@ import { createTestWorkspace, useApiServer, type TestWorkspace } from '../suppor
 import { importLeads } from '../support/leads.ts';
 import { catalogueScraper, createScraper, scrapeEnv } from '../support/scraping.ts';
 
-const server = useApiServer(scrapeEnv);
+// No wait for a single address check: with no worker here it answers 202 at once; the email finder's DNS goes to a
+// closed loopback port.
+const server = useApiServer({ ...scrapeEnv, VALIDATION_INLINE_WAIT_MS: '0', DNS_SERVERS: '127.0.0.1:9' });
 const procedures = Object.entries(procedureDefs(appRouter));
 
 /** Records the examples act on, made with the owner's key. */
@@ -42,6 +44,8 @@ interface Fixtures {
   folderId: string;
   /** A folder only `folders.delete` acts on. */
   spareFolderId: string;
+  /** A member only `members.remove` acts on. */
+  spareMemberId: string;
 }
 
 /** One valid request per procedure, and the exact status a key holding just the procedure's permission gets. */
@@ -71,6 +75,8 @@ const examples: Record<string, Example> = {
   'validation.job': (f) => ({ params: { id: f.validationJobId }, status: 200 }),
   'validation.results': (f) => ({ params: { id: f.validationJobId }, status: 200 }),
   'validation.cancel': (f) => ({ params: { id: f.spareValidationJobId }, status: 200 }),
+  'validation.findEmail': () => ({ body: { full_name: 'Perm Person', domain: 'perm.invalid' }, status: 200 }),
+  'validation.checkAddress': () => ({ body: { email: 'perm@x.test' }, status: 202 }),
   'agents.start': () => ({ body: { goal: 'CTOs of fintech companies in Berlin' }, status: 202 }),
   'agents.runs': () => ({ status: 200 }),
   'agents.run': (f) => ({ params: { id: f.agentRunId }, status: 200 }),
@@ -131,6 +137,12 @@ const examples: Record<string, Example> = {
   'keys.create': () => ({ body: { name: 'Perm', scopes: ['read'] }, status: 201 }),
   'keys.list': () => ({ status: 200 }),
   'keys.revoke': (f) => ({ params: { id: f.spareKeyId }, status: 200 }),
+  'members.list': () => ({ status: 200 }),
+  'privacy.export': () => ({ body: { email: 'perm@x.test' }, status: 200 }),
+  'privacy.erase': () => ({ body: { email: 'erased@x.test' }, status: 200 }),
+  'privacy.requests': () => ({ status: 200 }),
+  'members.add': () => ({ body: { email: 'perm-member@x.test', role: 'member' }, status: 201 }),
+  'members.remove': (f) => ({ params: { id: f.spareMemberId }, status: 200 }),
   'usage.get': () => ({ status: 200 }),
   'outreach.sending.send': (f) => ({
     body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' },
@@ -203,6 +215,8 @@ describe('permissions, for every procedure of the router', () => {
       spareKeyId: (await server.request('POST', '/api/keys', { key: owner, body: { name: 'Spare', scopes: ['read'] } })).body.key.id,
       folderId: await folder('Fixture folder'),
       spareFolderId: await folder('Spare folder'),
+      spareMemberId: (await server.request('POST', '/api/members', { key: owner, body: { email: 'spare@x.test', role: 'member' } })).body
+        .member.id,
     };
     const campaign = await server.request('POST', '/api/outreach/campaigns', {
       key: owner,

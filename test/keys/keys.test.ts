@@ -29,7 +29,7 @@ async function surfaces(key: string) {
 
 describe('API keys over HTTP', () => {
   it('creates a key whose secret is shown once, lists it without it, and revocation stops it at once on every surface', async () => {
-    const { apiKey, workspaceId } = await createTestWorkspace();
+    const { apiKey, workspaceId, userId } = await createTestWorkspace();
     const created = await createKey(apiKey, { name: 'CRM sync', scopes: ['read', 'write'] });
     expect(created.status).toBe(201);
     const { key, secret } = created.body;
@@ -40,6 +40,7 @@ describe('API keys over HTTP', () => {
       scopes: ['read', 'write'],
       status: 'active',
       brand_id: null,
+      user_id: userId,
       hint: `lok_…${secret.slice(-4)}`,
       created_at: expect.any(String),
       expires_at: null,

@@ -17,5 +17,8 @@ const agentArtifactSchema = new Schema(
   { timestamps: { createdAt: true, updatedAt: false }, versionKey: false, minimize: false },
 );
 
+// A workspace's files, which an erasure reads.
+agentArtifactSchema.index({ workspaceId: 1 });
+
 export type AgentArtifactDoc = InferRawDocTypeFromSchema<typeof agentArtifactSchema>;
 export const AgentArtifact = mongoose.model('AgentArtifact', agentArtifactSchema, 'agent_artifacts');

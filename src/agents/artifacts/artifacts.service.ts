@@ -34,12 +34,14 @@ export async function writeArtifacts(run: AgentRunDoc, result: unknown): Promise
   }
 }
 
-/** An enrichment run's leads.csv: each value it filled, by lead, with the page it came from. */
+/** An enrichment run's leads.csv: each value it filled, by lead, with the page it came from (`email-finder:<status>` for a found address). */
 async function writeChanges(run: AgentRunDoc): Promise<void> {
   const steps = await loadSteps(run._id, run.steps);
   const filled = steps.flatMap((step) =>
     step.kind === 'act'
-      ? step.results.filter((r) => r.name === 'fill_leads').flatMap((r) => (r.data.filled as FilledValue[] | undefined) ?? [])
+      ? step.results
+          .filter((r) => r.name === 'fill_leads' || r.name === 'find_email')
+          .flatMap((r) => (r.data.filled as FilledValue[] | undefined) ?? [])
       : [],
   );
   const names = new Map(

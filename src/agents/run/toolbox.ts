@@ -5,6 +5,7 @@ import { settings } from '../../config.ts';
 import { addressPolicy } from '../../net/address-policy.ts';
 import { tlsTrust } from '../../net/tls-trust.ts';
 import { fillLeads, fillLeadsArguments } from './fill-leads.ts';
+import { findLeadEmail } from './find-lead-email.ts';
 import type { Budget } from './budget.ts';
 import { saveAgentLeads } from './save-leads.ts';
 import { parseArguments, toolArguments, type ToolName } from './tool-specs.ts';
@@ -60,6 +61,7 @@ export class Toolbox {
   async execute(call: ToolCall, budget: Budget, tally: StepTally): Promise<ToolOutcome> {
     const outcome = (data: Record<string, unknown>): ToolOutcome => ({ tool_call_id: call.id, name: call.name, data });
     if (call.name === 'fill_leads' && this.run.behavior === 'enrichment') return outcome(await this.fill(call.arguments));
+    if (call.name === 'find_email' && this.run.behavior === 'enrichment') return outcome(await findLeadEmail(this.run, call.arguments));
     const schema = toolArguments[call.name as ToolName];
     if (!schema) return outcome({ error: `unknown tool ${call.name}: the tools are ${Object.keys(toolArguments).join(', ')}` });
     const parsed = schema.safeParse(parseArguments(call.arguments));

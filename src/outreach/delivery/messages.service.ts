@@ -4,6 +4,7 @@ import { insertNew } from '../../db/insert-new.ts';
 import { journaled } from '../../db/journaled.ts';
 import { groupedSetEach, setEach } from '../../db/lean-update.ts';
 import { Message, type MessageDoc } from './message.model.ts';
+import { sameTextAnyCase } from '../../db/exact-text.ts';
 
 /** A campaign step's record id: one per (enrollment, step), so the step can be claimed once. */
 export const stepRecordId = (enrollmentId: string, step: number) => `${enrollmentId}:${step}`;
@@ -108,6 +109,23 @@ export const sentMessagesTo = (workspaceId: string, address: string, since: Date
     .sort({ sentAt: -1 })
     .limit(20)
     .lean<MessageDoc[]>();
+
+/** The workspace's messages to `address` (any case) or to the leads `leadIds`: what a privacy request covers, not index-served. */
+const namingFilter = (workspaceId: string, address: string, leadIds: string[]) => ({
+  workspaceId,
+  $or: [{ to: sameTextAnyCase(address) }, ...(leadIds.length ? [{ leadId: { $in: leadIds } }] : [])],
+});
+
+export const messagesNaming = (workspaceId: string, address: string, leadIds: string[]) =>
+  Message.find(namingFilter(workspaceId, address, leadIds))
+    .sort({ createdAt: -1 })
+    .lean<MessageDoc[]>();
+
+/** Deletes them (an erasure: the statistics and campaign counters, kept apart, keep their counts); answers how many. */
+export async function eraseMessagesNaming(workspaceId: string, address: string, leadIds: string[]): Promise<number> {
+  const { deletedCount } = await Message.deleteMany(namingFilter(workspaceId, address, leadIds));
+  return deletedCount;
+}
 
 /** What a delivery attempt came to, as written to its record. */
 export type MessageOutcome =

@@ -179,3 +179,9 @@ export async function suppressAddress(
   const { added } = await addSuppressions(workspaceId, [entry], reason, source);
   return { added: added === 1 };
 }
+
+/** The address's own entry on the list, if any (a privacy request; a whole-domain entry does not name it). */
+export async function suppressionsOfAddress(workspaceId: string, email: string): Promise<SuppressionOut[]> {
+  const doc = await Suppression.findById(suppressionId(workspaceId, normalize(email))).lean<SuppressionDoc>();
+  return doc && doc.workspaceId === workspaceId ? [toSuppression(doc)] : [];
+}

@@ -27,6 +27,10 @@ interface LeadWork {
   found?: boolean;
   /** Where the company says it is, and the page saying it. */
   place?: { value: string; source: string };
+  /** Its person's entry gave an address (queued to fill). */
+  emailShown?: boolean;
+  /** The email finder was asked for it. */
+  finderAsked?: boolean;
   done: boolean;
 }
 
@@ -87,6 +91,12 @@ export function enricherPlanner(): Planner {
           call(`search:${id}`, 'web_search', { query: [lead.company, lead.domain].filter(Boolean).join(' ') || lead.full_name! });
         }
       }
+      // Last, the leads whose company's pages showed no address: the email finder asks their mail server.
+      if (calls.length === 0)
+        for (const work of state.work.filter(wantsFinder)) {
+          work.finderAsked = true;
+          call(`find:${work.lead.id}`, 'find_email', { lead_id: work.lead.id, domain: mailDomainOf(work) });
+        }
       if (calls.length === 0) call(`finish:${context.steps.length}`, 'finish', { summary: summaryOf(state) });
       return { message: { content: null, tool_calls: calls }, tokens: 0, plannerState: state };
     },
@@ -117,6 +127,18 @@ async function initialState(context: PlanContext): Promise<EnricherState> {
   return state;
 }
 
+/** The lead's mail domain: its stored domain, else its company's own site's host (not a shared host's path). */
+const mailDomainOf = (work: LeadWork) => work.lead.domain ?? (work.host && !work.prefix ? work.host.replace(/^www\./, '') : null);
+
+/** A lead done with its pages that still lacks an email, with a name and a domain to look with. */
+const wantsFinder = (work: LeadWork) =>
+  work.done &&
+  !work.finderAsked &&
+  !work.emailShown &&
+  work.lead.missing.includes('email') &&
+  !!work.lead.full_name &&
+  !!mailDomainOf(work);
+
 function searchFor(state: EnricherState, work: LeadWork) {
   state.searches.push(work.lead.id);
   work.outstanding += 1;
@@ -134,7 +156,7 @@ function queue(state: EnricherState, list: 'sitePages' | 'peoplePages', lead: st
 function digest(state: EnricherState, outcome: ToolOutcome, context: PlanContext) {
   const [purpose, rest = ''] = [outcome.tool_call_id.split(':')[0]!, outcome.tool_call_id.slice(outcome.tool_call_id.indexOf(':') + 1)];
   const data = outcome.data as Record<string, unknown>;
-  if (purpose === 'fill') {
+  if (purpose === 'fill' || purpose === 'find') {
     for (const value of (data.filled as FilledValue[] | undefined) ?? []) {
       state.filled[value.field] = (state.filled[value.field] ?? 0) + 1;
       if (!state.changed.includes(value.lead_id)) state.changed.push(value.lead_id);
@@ -238,6 +260,7 @@ function readPeople(state: EnricherState, work: LeadWork, url: string, people: F
     const answer = columnAnswer(column, answered);
     if (answer) found[column.key] = answer;
   }
+  if (found.email) work.emailShown = true;
   for (const [field, value] of Object.entries(found)) state.toFill.push({ lead_id: lead.id, field, value, source_url: url });
 }
 

@@ -29,7 +29,7 @@ describe('the MCP server', () => {
     expect(names).not.toContain('leads_import');
     expect(names).not.toContain('agents_start');
     const list = tools.find((tool) => tool.name === 'leads_list')!;
-    expect(list.description).toContain('GET /api/leads');
+    expect(list.description).toMatch(/^List and search leads\. \w/);
     expect(list.inputSchema).toMatchObject({ type: 'object', properties: { limit: expect.objectContaining({ maximum: 500 }) } });
     const owner = await connect(workspace.apiKey);
     expect((await owner.listTools()).tools.map((tool) => tool.name)).toEqual(
@@ -64,15 +64,21 @@ describe('the MCP server', () => {
     const client = await connect((await createTestWorkspace()).apiKey);
     const { tools } = await client.listTools();
     const tool = (name: string) => tools.find((t) => t.name === name)!;
-    expect(tool('leads_list').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
-    expect(tool('leads_import').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
-    expect(tool('leads_delete').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
-    expect(tool('webhooks_delete').annotations).toMatchObject({ destructiveHint: true });
-    expect(tool('leads_update').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    // Hints as a client reads them, MCP's defaults filled in (destructive and idempotent mean something only for a writer).
+    const hints = (name: string) => {
+      const given = tool(name).annotations ?? {};
+      if (given.readOnlyHint) return given;
+      return { readOnlyHint: false, destructiveHint: given.destructiveHint ?? true, idempotentHint: given.idempotentHint ?? false };
+    };
+    expect(hints('leads_list')).toEqual({ readOnlyHint: true });
+    expect(hints('leads_import')).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(hints('leads_delete')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(hints('webhooks_delete')).toMatchObject({ destructiveHint: true });
+    expect(hints('leads_update')).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     for (const { name, inputSchema, outputSchema, annotations } of tools) {
       expect(JSON.stringify({ inputSchema, outputSchema }), name).not.toMatch(/"\$ref"|"\$defs"/);
       expect(outputSchema?.type, name).toBe('object');
-      expect(annotations?.readOnlyHint, name).toBeTypeOf('boolean');
+      expect(annotations, name).toBeTypeOf('object');
       // An open object says so: no bare `additionalProperties: {}` with no keyword and no description.
       expect(JSON.stringify(inputSchema), name).not.toContain('"additionalProperties":{}');
     }
@@ -155,7 +161,7 @@ describe('the MCP server', () => {
     for (const { name, title, description, inputSchema, outputSchema } of tools) {
       visit(inputSchema, `${name}/input`, true);
       visit(outputSchema, `${name}/output`, true);
-      expect(description, name).toMatch(new RegExp(`^${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[.!?] `));
+      expect(description, name).toMatch(new RegExp(`^${title!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[.!?]( |$)`));
     }
     expect(typeless).toEqual([]);
     expect(typeArrays).toEqual([]);

@@ -16,8 +16,15 @@ describe('the OpenAPI document for generated clients', () => {
       absoluteRef: `${server.baseUrl}/openapi.json`,
       config,
     });
+    // Paths the contract fixes that a URL could match two ways only if a lead id could be `validate` or `imports`: lead
+    // ids are UUIDs (`format: uuid`), and the literal segment is matched first.
+    const contractPairs = [
+      '`/api/leads/{id}/activity` and `/api/leads/validate/{id}`',
+      '`/api/leads/{id}/activity` and `/api/leads/imports/{id}`',
+    ];
     const reported = problems
       .filter((problem) => problem.ruleId !== 'info-license')
+      .filter((problem) => !(problem.ruleId === 'no-ambiguous-paths' && contractPairs.some((pair) => problem.message.includes(pair))))
       .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(reported).toEqual([]);
   });

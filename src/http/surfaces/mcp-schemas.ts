@@ -1,7 +1,16 @@
 type Schema = { [key: string]: unknown };
 
 /** How many bytes of JSON a tool's listed output schema may take: the deepest level of its structure that fits is listed. */
-export const outputSchemaBudget = 300;
+export const outputSchemaBudget = 200;
+
+/** A description longer than this is listed as its first sentence (the OpenAPI document has it whole). */
+const descriptionBudget = 100;
+
+/** The first sentence of a text (the whole text when it has one sentence). */
+export const firstSentence = (text: string) => /^.+?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
+
+/** Keywords the server checks that the list leaves out: the lengths of strings and arrays. */
+const leftToServer = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
 
 /** Any JSON value, said with types (a schema with no type keyword reads as a mistake to schema checkers). */
 const anyJsonValue = {
@@ -26,7 +35,11 @@ const schemaValues = new Set(['items', 'additionalProperties', 'propertyNames', 
  *   call cannot be answered with them;
  * - `examples` left out (the OpenAPI document has them), and so is
  *   `additionalProperties: false`: the server refuses an unknown key itself
- *   where the contract refuses one.
+ *   where the contract refuses one;
+ * - the lengths of strings and arrays left out (a call past one is refused
+ *   naming the field), and a description past 100 characters cut to its
+ *   first sentence: a list of a hundred tools stays one a small model can
+ *   read whole (the OpenAPI document has every rule and word).
  * The server validates every call with the full zod schema regardless.
  */
 export function listedSchema(node: unknown): unknown {
@@ -36,6 +49,11 @@ export function listedSchema(node: unknown): unknown {
   const restOnly = (node as Schema)['x-rest-only-values'];
   for (const [key, value] of Object.entries(node as Schema)) {
     if (key === 'examples' || key === 'x-rest-only-values' || (key === 'additionalProperties' && value === false)) continue;
+    if (leftToServer.has(key) && typeof value === 'number') continue;
+    if (key === 'description' && typeof value === 'string' && value.length > descriptionBudget) {
+      schema.description = firstSentence(value);
+      continue;
+    }
     if (key === 'enum' && Array.isArray(restOnly) && Array.isArray(value)) {
       schema.enum = value.filter((item) => !restOnly.includes(item));
       continue;
@@ -84,25 +102,26 @@ function typeArrayAsAnyOf(schema: Schema): Schema {
 /**
  * An output schema within the tool list's budget: the deepest level of its
  * structure whose JSON fits `outputSchemaBudget` bytes (at least its own
- * keys), without descriptions; below that level each value keeps just its
- * type. A result still validates against it (it only checks less); the
- * OpenAPI document types every output in full.
+ * keys), without descriptions, and which keys are required at its top
+ * only; below that level each value keeps just its type. A result still validates against it (it
+ * only checks less); the OpenAPI document types every output in full.
  */
 export function outputSchemaWithinBudget(schema: Schema): Schema {
+  const withRequired = (shallow: Schema) => ({ ...shallow, ...(schema.required !== undefined && { required: schema.required }) });
   for (let depth = 6; depth > 0; depth--) {
-    const shallow = truncated(schema, depth) as Schema;
+    const shallow = withRequired(truncated(schema, depth) as Schema);
     if (JSON.stringify(shallow).length <= outputSchemaBudget) return shallow;
   }
-  return truncated(schema, 0) as Schema;
+  return withRequired(truncated(schema, 0) as Schema);
 }
 
-/** `schema` without descriptions, down to `depth` levels of properties. */
+/** `schema` without descriptions and required keys, down to `depth` levels of properties. */
 function truncated(node: unknown, depth: number): unknown {
   if (Array.isArray(node)) return node.map((item) => truncated(item, depth));
   if (!node || typeof node !== 'object') return node;
   const schema: Schema = {};
   for (const [key, value] of Object.entries(node as Schema)) {
-    if (key === 'description') continue;
+    if (key === 'description' || key === 'required') continue;
     if (key === 'properties' && value && typeof value === 'object') {
       schema.properties = Object.fromEntries(
         Object.entries(value as Schema).map(([name, sub]) => [name, depth > 0 ? truncated(sub, depth - 1) : typeOnly(sub)]),
@@ -139,8 +158,8 @@ export function shortenRepeatedDescriptions(root: unknown): void {
     const schema = node as Schema;
     const text = schema.description;
     if (typeof text === 'string') {
-      const first = /^.+?[.!?](?=\s|$)/s.exec(text)?.[0];
-      if (seen.has(text) && first && first.length < text.length) schema.description = `${first} (The rest as above.)`;
+      const first = firstSentence(text);
+      if (seen.has(text) && first.length < text.length) schema.description = `${first} (The rest as above.)`;
       seen.add(text);
     }
     for (const value of Object.values(schema)) visit(value);

@@ -1,5 +1,5 @@
 import type { ProcedureDef } from '../../trpc/procedure-defs.ts';
-import { listedSchema, outputSchemaWithinBudget, shortenRepeatedDescriptions } from './mcp-schemas.ts';
+import { firstSentence, listedSchema, outputSchemaWithinBudget, shortenRepeatedDescriptions } from './mcp-schemas.ts';
 import { inlineJsonSchema } from './zod-json-schema.ts';
 
 type Schema = { [key: string]: unknown };
@@ -10,7 +10,7 @@ export interface ToolShape {
   description: string;
   inputSchema: ObjectSchema;
   outputSchema?: ObjectSchema;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean };
+  annotations: { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true };
 }
 
 const takesInput = (def: ProcedureDef) => def.inputs[0] !== undefined && def.inputs[0].def.type !== 'void';
@@ -63,9 +63,9 @@ export function toolShape(path: string, def: ProcedureDef): { shape: ToolShape; 
   const destructive = !readOnly && (method === 'DELETE' || /\.(delete|remove|cancel)\w*$/.test(path));
   const description = [
     openapi?.summary,
-    openapi?.description,
-    // The list holds only the tools the credential may call, so their permissions go without saying.
-    openapi && `REST: ${openapi.method} ${openapi.path}`,
+    // Its first sentence: the OpenAPI document and /docs have the rest (the errors it answers, its limits, its REST
+    // route). The list holds only the tools the credential may call, so their permissions go without saying.
+    openapi?.description && firstSentence(openapi.description),
   ]
     .filter((text): text is string => Boolean(text))
     .map(sentence)
@@ -83,13 +83,20 @@ export function toolShape(path: string, def: ProcedureDef): { shape: ToolShape; 
       : { type: 'object', properties: {}, additionalProperties: false },
     ...(outputSchema && { outputSchema: outputSchemaWithinBudget(objectSchema(outputSchema)) as ObjectSchema }),
     // The title is the tool's own `title` (annotations.title is its older place, which MCP clients read second).
-    annotations: {
-      readOnlyHint: readOnly,
-      destructiveHint: destructive,
-      idempotentHint: ['GET', 'PUT', 'DELETE'].includes(method),
-    },
+    annotations: hints(readOnly, destructive, ['GET', 'PUT', 'DELETE'].includes(method)),
   };
   return { shape, wrapsOutput: wrapped };
+}
+
+/**
+ * A tool's hints as MCP reads them, each given only where it differs from
+ * MCP's default (not read-only, destructive, not idempotent); a read-only
+ * tool says so alone, as the other two mean something only for a tool
+ * that writes.
+ */
+function hints(readOnly: boolean, destructive: boolean, idempotent: boolean): ToolShape['annotations'] {
+  if (readOnly) return { readOnlyHint: true };
+  return { ...(!destructive && { destructiveHint: false as const }), ...(idempotent && { idempotentHint: true as const }) };
 }
 
 /** The tool result of a procedure's answer: the text for clients that read text, and structuredContent as outputSchema types it. */

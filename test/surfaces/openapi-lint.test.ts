@@ -16,8 +16,8 @@ describe('the OpenAPI document for generated clients', () => {
       absoluteRef: `${server.baseUrl}/openapi.json`,
       config,
     });
-    // Paths the contract fixes that a URL could match two ways only if a lead id could be `validate` or `imports`: lead
-    // ids are UUIDs (`format: uuid`), and the literal segment is matched first.
+    // Paths the contract fixes that one URL could match both only with a lead id `validate` or `imports`: lead ids are
+    // UUIDs (`format: uuid`), so none does.
     const contractPairs = [
       '`/api/leads/{id}/activity` and `/api/leads/validate/{id}`',
       '`/api/leads/{id}/activity` and `/api/leads/imports/{id}`',

@@ -19,6 +19,8 @@ interface Fixtures {
   scraperId: string;
   spareScraperId: string;
   runId: string;
+  /** A queued run only `scrapers.cancel` acts on. */
+  spareRunId: string;
   endpointId: string;
   spareEndpointId: string;
   endpointRunId: string;
@@ -46,6 +48,9 @@ interface Fixtures {
   spareFolderId: string;
   /** A member only `members.remove` acts on. */
   spareMemberId: string;
+  scheduleId: string;
+  /** A schedule only `schedules.delete` acts on. */
+  spareScheduleId: string;
 }
 
 /** One valid request per procedure, and the exact status a key holding just the procedure's permission gets. */
@@ -55,6 +60,8 @@ const site = 'http://127.0.0.1:9/catalogue';
 const sequenceBody = { name: 'Perm', steps: [{ subject: 'Hello', body_html: '<p>Hi {{first_name|there}}</p>' }] };
 /** An inbox stored without logging in (verify: false): permissions are checked before any connection, and a send from it finds no server (503). */
 const inboxBody = { name: 'Perm', from: 'perm@x.test', smtp: { host: '127.0.0.1', port: 9, user: 'u', password: 'p' }, verify: false };
+const unknownId = '00000000-0000-4000-8000-000000000000';
+const scheduleBody = { url: site, cron: '0 9 * * 1', timezone: 'Europe/Berlin' };
 const examples: Record<string, Example> = {
   'account.currentUser': () => ({ status: 200 }),
   'brands.create': () => ({ body: { name: 'Second brand' }, status: 201 }),
@@ -144,6 +151,24 @@ const examples: Record<string, Example> = {
   'members.add': () => ({ body: { email: 'perm-member@x.test', role: 'member' }, status: 201 }),
   'members.remove': (f) => ({ params: { id: f.spareMemberId }, status: 200 }),
   'usage.get': () => ({ status: 200 }),
+  'leads.activity': (f) => ({ params: { id: f.keptLeadId }, status: 200 }),
+  'outreach.stats.campaign': (f) => ({ params: { id: f.campaignId }, status: 200 }),
+  'outreach.sending.remove': (f) => ({ params: { id: f.campaignId }, body: { lead_ids: [f.keptLeadId] }, status: 200 }),
+  // Past the permission: a target campaign the workspace does not have (404 naming it).
+  'outreach.sending.move': (f) => ({
+    params: { id: f.campaignId },
+    body: { lead_ids: [f.keptLeadId], to_campaign_id: unknownId },
+    status: 404,
+  }),
+  // Past the permission: no reply is stored here (404).
+  'outreach.replies.get': () => ({ params: { id: unknownId }, status: 404 }),
+  'outreach.replies.answer': () => ({ params: { id: unknownId }, body: { body_html: '<p>Thanks</p>' }, status: 404 }),
+  'scrapers.cancel': (f) => ({ params: { runId: f.spareRunId }, status: 200 }),
+  'schedules.create': (f) => ({ body: { ...scheduleBody, scraper_id: f.scraperId }, status: 201 }),
+  'schedules.list': () => ({ status: 200 }),
+  'schedules.get': (f) => ({ params: { id: f.scheduleId }, status: 200 }),
+  'schedules.update': (f) => ({ params: { id: f.scheduleId }, body: { enabled: false }, status: 200 }),
+  'schedules.delete': (f) => ({ params: { id: f.spareScheduleId }, status: 200 }),
   'outreach.sending.send': (f) => ({
     body: { inbox_id: f.inboxId, to: 'send@x.test', subject: 'Hi', body_html: '<p>Hi</p>' },
     status: 503,
@@ -165,6 +190,10 @@ describe('permissions, for every procedure of the router', () => {
     const scraperId = await createScraper(server, owner);
     const spareScraperId = await createScraper(server, owner);
     const run = await server.request('POST', `/api/scrape/${scraperId}`, { key: owner, body: { url: site } });
+    const spareRun = await server.request('POST', `/api/scrape/${scraperId}`, { key: owner, body: { url: site } });
+    const schedule = async () =>
+      (await server.request('POST', '/api/schedules', { key: owner, body: { ...scheduleBody, scraper_id: scraperId } })).body.schedule
+        .id as string;
     const endpoint = async (slug: string, extra: Record<string, unknown> = {}) => {
       const res = await server.request('POST', '/api/endpoints', {
         key: owner,
@@ -197,6 +226,7 @@ describe('permissions, for every procedure of the router', () => {
       scraperId,
       spareScraperId,
       runId: run.body.data.runId,
+      spareRunId: spareRun.body.data.runId,
       endpointId,
       spareEndpointId,
       endpointRunId: invoked.body.runId,
@@ -217,6 +247,8 @@ describe('permissions, for every procedure of the router', () => {
       spareFolderId: await folder('Spare folder'),
       spareMemberId: (await server.request('POST', '/api/members', { key: owner, body: { email: 'spare@x.test', role: 'member' } })).body
         .member.id,
+      scheduleId: await schedule(),
+      spareScheduleId: await schedule(),
     };
     const campaign = await server.request('POST', '/api/outreach/campaigns', {
       key: owner,

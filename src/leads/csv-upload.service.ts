@@ -74,7 +74,8 @@ export async function startCsvImport(
     await enqueue(leadsImportJob, { importId });
     return toImport(doc.toObject() as unknown as LeadImportDoc);
   } catch (error) {
-    await LeadImportChunk.deleteMany({ importId });
+    // Nothing half-written: an import whose job could not be queued is not left `queued` without its file.
+    await Promise.all([LeadImportChunk.deleteMany({ importId }), LeadImport.deleteOne({ _id: importId })]);
     throw error;
   }
 }

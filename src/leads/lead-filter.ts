@@ -1,9 +1,8 @@
 import type { LeadFilterInput } from '../../schema/leads.ts';
+import { escapeRegex } from '../db/exact-text.ts';
 import { fieldError } from '../errors/field-error.ts';
 import { checkCustomValue } from './custom-values.ts';
 import { columnsFor } from './lead-fields.service.ts';
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The lead list's query for its filters (also what the export, email validation and enrichment select leads

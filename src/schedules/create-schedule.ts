@@ -4,7 +4,7 @@ import { createSchedule } from './schedules.service.ts';
 
 export const createScheduleProcedure = apiProcedure
   .meta({
-    permission: 'write',
+    permission: 'scraper',
     successStatus: 201,
     openapi: {
       method: 'POST',

@@ -4,7 +4,7 @@ import { updateSchedule } from './schedules.service.ts';
 
 export const updateScheduleProcedure = apiProcedure
   .meta({
-    permission: 'write',
+    permission: 'scraper',
     openapi: {
       method: 'PATCH',
       path: '/api/schedules/{id}',

@@ -7,6 +7,7 @@ import { notFound } from '../errors/app-error.ts';
 import { enqueueOnceAt, strandedBefore } from '../jobs/queue.ts';
 import { leadsImportJob } from './jobs/leads-import.job.ts';
 import { LeadImport, LeadImportChunk, LeadImportRejection, type LeadImportDoc } from './lead-import.models.ts';
+import { containsTextAnyCase } from '../db/exact-text.ts';
 
 type ImportOut = z.infer<typeof leadImport>;
 
@@ -99,3 +100,14 @@ export const csvImportFileRetention = defineRetentionRule({
   everyMs: 60 * 60_000,
   prune: pruneImportFiles,
 });
+
+/** Rejected rows of the workspace's imports whose cells hold an address (an erasure): deleted, and how many. */
+export async function eraseRejectedRowsNaming(workspaceId: string, address: string): Promise<number> {
+  const imports = await LeadImport.find({ workspaceId }, { _id: 1 }).lean<Array<{ _id: string }>>();
+  if (!imports.length) return 0;
+  const { deletedCount } = await LeadImportRejection.deleteMany({
+    importId: { $in: imports.map(({ _id }) => _id) },
+    cells: containsTextAnyCase(address),
+  });
+  return deletedCount;
+}

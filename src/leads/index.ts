@@ -12,7 +12,7 @@ export {
   readImportAccess,
   startImportAccess,
 } from './csv-import.route.ts';
-export { csvImportFileRetention, requeueStrandedCsvImports } from './csv-import.service.ts';
+export { csvImportFileRetention, eraseRejectedRowsNaming, requeueStrandedCsvImports } from './csv-import.service.ts';
 export { leadCapacity } from './leads.service.ts';
 // A lead's activity: the facts other domains' flows cause, recorded as they happen.
 export { activityOfLeads, deleteLeadActivity, recordLeadActivity, type LeadActivityEntry } from './lead-activity.service.ts';

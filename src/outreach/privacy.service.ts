@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { privacyMessage } from '../../schema/privacy.ts';
+import { eraseClicksOf } from './delivery/clicks.service.ts';
 import { eraseMessagesNaming, messagesNaming } from './delivery/messages.service.ts';
 import { eraseRepliesNaming, repliesNaming } from './replies/reply-privacy.service.ts';
 import { suppressAddress, suppressionsOfAddress } from './suppressions/suppressions.service.ts';
@@ -30,6 +31,8 @@ export async function outreachRecordsOf(workspaceId: string, address: string, le
 
 /** Deletes the messages and replies (the statistics, counted apart, keep their counts); answers how many of each. */
 export async function eraseOutreachRecordsOf(workspaceId: string, address: string, leadIds: string[]) {
+  // The leads' clicks go too, not a kind of their own in the answer.
+  await eraseClicksOf(workspaceId, leadIds);
   return {
     messages: await eraseMessagesNaming(workspaceId, address, leadIds),
     replies: await eraseRepliesNaming(workspaceId, address, leadIds),

@@ -3,7 +3,7 @@ import type { privacyEraseOutput } from '../../schema/privacy.ts';
 import { eraseAddressFromArtifacts } from '../agents/index.ts';
 import { eraseEventsNaming } from '../events/events.service.ts';
 import { eraseOutreachRecordsOf } from '../outreach/index.ts';
-import { activityOfLeads, deleteLeadActivity } from '../leads/index.ts';
+import { activityOfLeads, deleteLeadActivity, eraseRejectedRowsNaming } from '../leads/index.ts';
 import { eraseValidationResults } from '../validation/index.ts';
 
 export type ErasedCounts = z.infer<typeof privacyEraseOutput>['erased'];
@@ -23,7 +23,9 @@ export const erasures: Array<(subject: Subject) => Promise<Partial<ErasedCounts>
   (s) => eraseOutreachRecordsOf(s.workspaceId, s.address, s.leadIds),
   async (s) => ({ validation_results: await eraseValidationResults(s.workspaceId, s.address) }),
   async (s) => ({ artifact_rows: await eraseAddressFromArtifacts(s.workspaceId, s.address) }),
-  // The event history (webhooks' payloads) naming it: not a kind of its own in the answer.
+  // A CSV import's rejected rows naming it (downloadable as CSV), and the event history (webhooks' payloads) naming
+  // it: not kinds of their own in the answer.
+  async (s) => (await eraseRejectedRowsNaming(s.workspaceId, s.address), {}),
   async (s) => (await eraseEventsNaming(s.workspaceId, s.address), {}),
   async (s) => ({ activity: await deleteLeadActivity(s.workspaceId, s.leadIds) }),
 ];

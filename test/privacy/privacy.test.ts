@@ -134,6 +134,24 @@ describe('privacy requests', () => {
     const { key, workspaceId, leads, campaign } = await workspaceThatKnowsGrace('bob');
     const statsBefore = (await server.request('GET', '/api/outreach/stats', { key })).body.totals;
     expect(statsBefore.sent14d).toBe(2);
+    // A CSV import's rejected rows (one naming her, one Alan) and a click of her message, as the flows store them.
+    await collection('lead_imports').insertOne({ _id: `import-${workspaceId}` as never, workspaceId, name: 'CRM', status: 'completed' });
+    await collection('lead_import_rejections').insertMany([
+      {
+        _id: `import-${workspaceId}:1` as never,
+        importId: `import-${workspaceId}`,
+        row: 1,
+        cells: ['Grace', ' GRACE@navy.test '],
+        error: 'x',
+      },
+      { _id: `import-${workspaceId}:2` as never, importId: `import-${workspaceId}`, row: 2, cells: ['Alan', 'alan@navy.test'], error: 'x' },
+    ]);
+    await collection('outreach_clicks').insertOne({
+      _id: `click-${workspaceId}` as never,
+      workspaceId,
+      leadId: leads[0]!.id,
+      url: 'https://x.test/?e=grace',
+    });
     const types = (await activityOf(key, leads[0]!.id)).map((entry) => entry.type);
     expect(types).toEqual(expect.arrayContaining(['lead.created', 'outreach.enrolled', 'outreach.email.sent']));
     const activity = types.length;
@@ -150,6 +168,11 @@ describe('privacy requests', () => {
       expect(JSON.stringify(docs).toLowerCase(), name).not.toContain('grace@navy.test');
     }
     expect(await collection('lead_activity').countDocuments({ leadId: leads[0]!.id })).toBe(0);
+    expect(await collection('outreach_clicks').countDocuments({ workspaceId })).toBe(0);
+    const rows = await collection('lead_import_rejections')
+      .find({ importId: `import-${workspaceId}` })
+      .toArray();
+    expect(rows.map((row) => row.row)).toEqual([2]);
     expect((await server.request('GET', `/api/leads/${leads[1]!.id}`, { key })).status).toBe(200);
     expect((await activityOf(key, leads[1]!.id)).length).toBeGreaterThan(0);
     const artifact = await collection('agent_artifacts').findOne({ workspaceId });

@@ -177,3 +177,9 @@ async function flush(): Promise<void> {
     if (waiting.length) setTimeout(flushOutsideRequest, gatherMs);
   }
 }
+
+/** The clicks of erased leads (a click's address may carry the person's own): deleted, and how many. */
+export async function eraseClicksOf(workspaceId: string, leadIds: string[]): Promise<number> {
+  if (!leadIds.length) return 0;
+  return (await Click.deleteMany({ workspaceId, leadId: { $in: leadIds } })).deletedCount;
+}

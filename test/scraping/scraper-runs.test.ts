@@ -61,6 +61,8 @@ describe("a scraper's runs", () => {
           created_at: run.created_at,
           finished_at: run.finished_at,
           error: null,
+          // Started by the API, not by a schedule.
+          schedule_id: null,
         },
       ],
       total: 1,

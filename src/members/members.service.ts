@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { addMemberInput, listMembersOutput, member } from '../../schema/members.ts';
 import { revokeUserApiKeys } from '../auth/api-key.service.ts';
-import { addMember, listMembers, removeMember, seatAllowance } from '../workspaces/index.ts';
+import { addMember, listMembers, removableMember, removeMember, seatAllowance } from '../workspaces/index.ts';
 
 type MemberOut = z.infer<typeof member>;
 
@@ -21,8 +21,13 @@ export async function membersOf(workspaceId: string): Promise<z.infer<typeof lis
 export const inviteMember = async (workspaceId: string, input: z.infer<typeof addMemberInput>): Promise<MemberOut> =>
   toMember(await addMember(workspaceId, input));
 
-/** Removes a member and revokes their API keys: every surface refuses them from the next request. */
+/**
+ * Revokes a member's API keys, then removes the member: every surface refuses their keys from the next request, and
+ * a failure in between leaves a member without keys (removed when asked again), never keys without a member.
+ */
 export async function dismissMember(workspaceId: string, id: string): Promise<{ ok: true; id: string; keys_revoked: number }> {
+  await removableMember(workspaceId, id);
+  const revoked = await revokeUserApiKeys(workspaceId, id);
   await removeMember(workspaceId, id);
-  return { ok: true, id, keys_revoked: await revokeUserApiKeys(workspaceId, id) };
+  return { ok: true, id, keys_revoked: revoked };
 }

@@ -49,9 +49,15 @@ export async function addMember(workspaceId: string, input: { email: string; nam
 
 /** Removes a member (404 for another workspace's or none; 409 for the owner, who cannot be removed). */
 export async function removeMember(workspaceId: string, id: string): Promise<UserDoc> {
+  const member = await removableMember(workspaceId, id);
+  await User.deleteOne({ _id: id, workspaceId, role: { $ne: 'owner' } });
+  return member;
+}
+
+/** A member that may be removed: 404 for none in the workspace, 409 for the owner. */
+export async function removableMember(workspaceId: string, id: string): Promise<UserDoc> {
   const member = await User.findOne({ _id: id, workspaceId }).lean<UserDoc>();
   if (!member) throw notFound('Member', 'id');
   if (member.role === 'owner') throw new AppError('conflict', 'id: the owner cannot be removed', { field: 'id' });
-  await User.deleteOne({ _id: id, workspaceId, role: { $ne: 'owner' } });
   return member;
 }

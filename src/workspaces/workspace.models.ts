@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import mongoose, { Schema, type InferRawDocTypeFromSchema } from 'mongoose';
 import { plans } from '../../schema/plans.ts';
+import { turnModel } from '../db/turns.ts';
 
 const id = { type: String, default: () => randomUUID() };
 
@@ -35,3 +36,5 @@ export type UserDoc = InferRawDocTypeFromSchema<typeof userSchema>;
 
 export const Workspace = mongoose.model('Workspace', workspaceSchema, 'workspaces');
 export const User = mongoose.model('User', userSchema, 'users');
+/** The turn to add members, one document per workspace (members.service.ts). */
+export const SeatTurn = turnModel('SeatTurn', 'seat_turns');

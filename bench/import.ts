@@ -104,9 +104,17 @@ async function post(url: string, key: string, body: ReadableStream<Uint8Array>) 
 
 async function completed(url: string, key: string, id: string) {
   for (;;) {
-    const answer = (await (await fetch(`${url}/api/leads/imports/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
-      import: { status: string; created: number; rejected: number; error: string | null };
+    const response = await fetch(`${url}/api/leads/imports/${id}`, { headers: { authorization: `Bearer ${key}` } });
+    const answer = (await response.json()) as {
+      import?: { status: string; created: number; rejected: number; error: string | null };
+      error?: string;
     };
+    // Polled past the key's rate limit: wait as the answer says.
+    if (response.status === 429) {
+      await new Promise((done) => setTimeout(done, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+      continue;
+    }
+    if (!answer.import) throw new Error(`the import's read answered ${response.status}: ${answer.error}`);
     if (answer.import.status === 'completed') return answer.import;
     if (answer.import.status === 'failed') throw new Error(`import failed: ${answer.import.error}`);
     await new Promise((done) => setTimeout(done, 100));

@@ -17,16 +17,15 @@
  * prints how long that took, and how many links were clicked first (counted
  * once each in the statistics).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import autocannon from 'autocannon';
 import mongoose from 'mongoose';
-import { loadConfig } from '../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
-import { createApiServer } from '../src/http/server.ts';
 import { setLogLevel } from '../src/logger.ts';
 import { clickUrl } from '../src/outreach/delivery/links.ts';
 import { freePort } from '../test/support/processes.ts';
+import { inProcessApi } from './support-api.ts';
 import { benchStore } from './support-store.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -38,19 +37,8 @@ const store = benchStore('bench-clicks');
 const database = await store.open();
 setLogLevel('warn');
 await connectDatabase(database.uri);
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 // The tokens below are signed under this configuration's key, as the service checks them.
-const service: Server = createApiServer(
-  loadConfig({
-    MONGODB_URI: database.uri,
-    PORT: String(port),
-    PUBLIC_BASE_URL: base,
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-  }),
-);
-await new Promise<void>((done) => service.listen(port, '127.0.0.1', done));
+const { server: service, base } = await inProcessApi(database.uri);
 
 /** Sent messages of one campaign, as the sending engine stores them (the clicks name them). */
 async function seedMessages(): Promise<string[]> {

@@ -8,16 +8,12 @@
  *   npm run bench:oauth                      # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:oauth
  */
-import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import { loadConfig } from '../src/config.ts';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
-import { createApiServer } from '../src/http/server.ts';
 import { setLogLevel } from '../src/logger.ts';
 import { oauthProvider } from '../src/oauth/oauth-provider.ts';
 import { apiResource } from '../src/oauth/oauth-scopes.ts';
 import { createWorkspace } from '../src/account/account.service.ts';
-import { freePort } from '../test/support/processes.ts';
+import { inProcessApi } from './support-api.ts';
 import { formatFigures, loadWithKeys } from './support-load.ts';
 import { benchStore, createKeys } from './support-store.ts';
 
@@ -30,18 +26,7 @@ const store = benchStore('bench-oauth');
 const database = await store.open();
 setLogLevel('warn');
 await connectDatabase(database.uri);
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server: Server = createApiServer(
-  loadConfig({
-    MONGODB_URI: database.uri,
-    PORT: String(port),
-    PUBLIC_BASE_URL: base,
-    SECRETS_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-  }),
-);
-await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+const { server, base } = await inProcessApi(database.uri);
 
 const workspace = await createWorkspace({ name: 'Bench', plan: 'business', email: 'bench@example.test' });
 const keys = await createKeys(workspace.workspaceId, credentials, 'oauth bench');

@@ -80,13 +80,13 @@ describe('reading an inbox', () => {
     const stuck = await inboxOf('cal', stalledPort);
     const inbox = await inboxOf('dan');
     await reply('dan', 1);
-    // A wait a loaded machine's healthy read fits in, far below the stalled server's 15 s greeting timeout.
-    const first = await readMailboxes({ waitMs: 2_000 });
+    // A wait a loaded machine's healthy read fits in; two of them stay below the stalled server's 15 s greeting timeout.
+    const first = await readMailboxes({ waitMs: 4_000 });
     expect(first[inbox.id]).toEqual({ stored: 1, alreadyStored: 0 });
     // Its read is still waiting for a greeting: no report, nothing recorded yet.
     expect(first[stuck.id]).toBeUndefined();
     await reply('dan', 2);
-    const second = await readMailboxes({ waitMs: 2_000 });
+    const second = await readMailboxes({ waitMs: 4_000 });
     expect(second[inbox.id]).toEqual({ stored: 1, alreadyStored: 0 });
     expect(second[stuck.id]).toBeUndefined();
     expect(await cursorOf(stuck.id)).toBeNull();

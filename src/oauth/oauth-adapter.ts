@@ -49,6 +49,7 @@ export class OAuthAdapter implements Adapter {
       model: this.model,
       payload: sealSecret(JSON.stringify(payload)),
       grantId: payload.grantId,
+      accountId: payload.accountId,
       uid: payload.uid,
       userCode: payload.userCode,
       expiresAt: expiresIn ? new Date(nowMs() + expiresIn * 1000) : undefined,
@@ -95,6 +96,14 @@ export class OAuthAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     await OAuthRecord.deleteMany({ grantId });
   }
+}
+
+/**
+ * Revokes everything the authorization server holds for a user (grants, access and refresh tokens, codes, sessions):
+ * their tokens are refused from the next request. Answers how many records went.
+ */
+export async function revokeUserOAuth(accountId: string): Promise<number> {
+  return (await OAuthRecord.deleteMany({ accountId })).deletedCount;
 }
 
 /** Deletes what expired before `before`; returns how many records went. */

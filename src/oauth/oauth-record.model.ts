@@ -15,6 +15,8 @@ const oauthRecordSchema = new Schema(
     model: { type: String, required: true },
     payload: { type: String, required: true },
     grantId: { type: String, index: true },
+    /** The user a grant, token, code or session is for: all of theirs go when they leave the workspace. */
+    accountId: { type: String, index: true },
     uid: { type: String, index: true },
     userCode: { type: String, index: true },
     expiresAt: { type: Date, index: true },

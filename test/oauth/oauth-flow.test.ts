@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { useApiServer } from '../support/api-server.ts';
+import { setPassword } from '../../src/sign-in/sign-in.service.ts';
+import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
 import { useBrowser } from '../support/browser.ts';
 import {
   authorizeUrl,
   pkcePair,
   registerClient,
   screenshotShowsColor,
+  signInAndConsent,
+  testPassword,
   tokenRequest,
   useRedirectReceiver,
   workspaceWithPassword,
@@ -157,5 +160,46 @@ describe('OAuth for MCP clients, as a client performs it', () => {
     const after = await server.request('GET', '/api/user', { key: refreshed.body.access_token });
     expect(after.status).toBe(401);
     expect(after.body.code).toBe('unauthorized');
+  });
+
+  it("stops a removed member's access and refresh tokens at once, and leaves the owner's working", async () => {
+    const { apiKey } = await createTestWorkspace('starter');
+    const added = await server.request('POST', '/api/members', { key: apiKey, body: { email: 'mia@acme.test', role: 'member' } });
+    expect(added.status).toBe(201);
+    await setPassword({ email: 'mia@acme.test', password: testPassword });
+    const clientId = (await registerClient(server, redirect.url)).body.client_id as string;
+    const { verifier, challenge } = pkcePair();
+    const url = authorizeUrl(server, {
+      client_id: clientId,
+      redirect_uri: redirect.url,
+      code_challenge: challenge,
+      scope: 'read offline_access',
+    });
+    const context = await browserHolder.browser.newContext();
+    await signInAndConsent(await context.newPage(), url, { email: 'mia@acme.test' });
+    await context.close();
+    const tokens = await tokenRequest(server, {
+      grant_type: 'authorization_code',
+      code: redirect.received.at(-1)!.get('code')!,
+      redirect_uri: redirect.url,
+      client_id: clientId,
+      code_verifier: verifier,
+    });
+    expect(tokens.status).toBe(200);
+    const me = await server.request('GET', '/api/user', { key: tokens.body.access_token });
+    expect(me.body.data).toMatchObject({ userId: added.body.member.id, email: 'mia@acme.test' });
+
+    expect((await server.request('DELETE', `/api/members/${added.body.member.id}`, { key: apiKey })).status).toBe(200);
+    const after = await server.request('GET', '/api/user', { key: tokens.body.access_token });
+    expect(after.status).toBe(401);
+    expect(after.body.code).toBe('unauthorized');
+    const refreshed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token,
+      client_id: clientId,
+    });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body.error).toBe('invalid_grant');
+    expect((await server.request('GET', '/api/user', { key: apiKey })).status).toBe(200);
   });
 });

@@ -66,6 +66,13 @@ export async function runCsvImport(importId: string): Promise<void> {
   let batch: Array<{ row: number; cells: string[] }> = [];
   let row = 0;
   let headerRead = false;
+  // One batch is stored while the next is read: the store's work and the parsing overlap, the batches stay in order.
+  let storing: Promise<void> = Promise.resolve();
+  const store = async (rows: typeof batch) => {
+    await storing;
+    storing = storeBatch(doc, targets, columns, rows, totals);
+    storing.catch(() => undefined); // awaited before the next batch or at the end
+  };
   for await (const cells of csvRecords(utf8Text(fileChunks(importId)), doc.delimiter)) {
     if (!headerRead) {
       headerRead = true;
@@ -75,11 +82,12 @@ export async function runCsvImport(importId: string): Promise<void> {
     if (row <= doc.processed_rows) continue;
     batch.push({ row, cells });
     if (batch.length === batchRows) {
-      await storeBatch(doc, targets, columns, batch, totals);
+      await store(batch);
       batch = [];
     }
   }
-  if (batch.length) await storeBatch(doc, targets, columns, batch, totals);
+  if (batch.length) await store(batch);
+  await storing;
   await LeadImport.updateOne({ _id: importId }, { $set: { status: 'completed', total_rows: row, finishedAt: now() } });
   await LeadImportChunk.deleteMany({ importId });
 }

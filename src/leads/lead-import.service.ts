@@ -10,7 +10,7 @@ import { derivedKeys, toLead } from './lead-mapper.ts';
 import { inLeadCapTurn, leadLimit, leadLimitError } from './lead-cap.ts';
 import { recordLeadActivity } from './lead-activity.service.ts';
 import { Lead, LeadSearch, type LeadDoc } from './lead.models.ts';
-import { isDuplicateKey } from '../db/duplicate-key.ts';
+import { insertNew } from '../db/insert-new.ts';
 import { databaseFault, storageFullError } from '../errors/database-faults.ts';
 import { now } from '../clock.ts';
 
@@ -240,16 +240,11 @@ function toDocument(placement: Placement, lead: NewLead, keys: Omit<Candidate, '
   };
 }
 
-/** Inserts all it can; a lead whose email or LinkedIn URL is already stored fails the unique index and counts as a duplicate. */
-async function insertIgnoringDuplicates(docs: Array<{ _id: string }>): Promise<string[]> {
-  if (!docs.length) return [];
-  try {
-    await Lead.insertMany(docs, { ordered: false, timestamps: false });
-    return docs.map((d) => d._id);
-  } catch (error) {
-    if (!isDuplicateKey(error)) throw error;
-    const writeErrors = (error as { writeErrors?: Array<{ index?: number; err?: { index: number } }> }).writeErrors ?? [];
-    const failed = new Set(writeErrors.map((e) => e.err?.index ?? e.index));
-    return docs.filter((_, index) => !failed.has(index)).map((d) => d._id);
-  }
+/**
+ * Inserts all it can, with one insert and no mongoose document each (the documents are built whole by toDocument); a
+ * lead whose email or LinkedIn URL is already stored fails the unique index and counts as a duplicate.
+ */
+async function insertIgnoringDuplicates(docs: LeadDoc[]): Promise<string[]> {
+  const stored = await insertNew(Lead, docs);
+  return docs.filter((doc) => stored.has(doc._id)).map((doc) => doc._id);
 }

@@ -119,13 +119,13 @@ export async function getEvent(id: string): Promise<StoredEvent | null> {
 
 /**
  * Deletes the workspace's events whose data names an address (an erasure: a reply's or bounce's `from_email`, a lead's
- * or a message's address), once handed on to their subscribers; answers how many.
+ * or a message's address), those still waiting in the outbox too: they are never handed on, and a webhook delivery
+ * of one already handed on finds no event to send (attemptDelivery). Answers how many.
  */
 export async function eraseEventsNaming(workspaceId: string, address: string): Promise<number> {
   const same = sameTextAnyCase(address);
   const { deletedCount } = await Event.deleteMany({
     workspaceId,
-    dueAt: { $exists: false },
     $or: ['data.from_email', 'data.email', 'data.to', 'data.lead.email'].map((path) => ({ [path]: same })),
   });
   return deletedCount;

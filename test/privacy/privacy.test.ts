@@ -152,6 +152,16 @@ describe('privacy requests', () => {
       leadId: leads[0]!.id,
       url: 'https://x.test/?e=grace',
     });
+    // An event naming her still in the outbox (a subscriber failed on it: handed on again in a minute).
+    await collection('events').insertOne({
+      _id: `event-${workspaceId}`,
+      workspaceId,
+      type: 'outreach.reply.received',
+      data: { from_email: 'Grace@navy.test', campaign_id: campaign.id },
+      dueAt: new Date(Date.now() + 60_000),
+      tries: 1,
+      createdAt: new Date(),
+    });
     const types = (await activityOf(key, leads[0]!.id)).map((entry) => entry.type);
     expect(types).toEqual(expect.arrayContaining(['lead.created', 'outreach.enrolled', 'outreach.email.sent']));
     const activity = types.length;

@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { enrollLeads } from '../../src/outreach/campaigns/enrollments.service.ts';
 import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
 import { closeTransports } from '../../src/outreach/delivery/mailer.ts';
 import { createTestWorkspace, useApiServer } from '../support/api-server.ts';
@@ -31,7 +32,7 @@ const twoSteps = [
 ];
 
 async function world(leadCount: number) {
-  const { apiKey: key, brandId } = await createTestWorkspace('starter');
+  const { apiKey: key, brandId, workspaceId } = await createTestWorkspace('starter');
   const inbox = await createInbox(server, key, smtp);
   const sequence = await createSequence(server, key, twoSteps);
   const campaign = async () => createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
@@ -41,7 +42,7 @@ async function world(leadCount: number) {
     key,
     Array.from({ length: leadCount }, (_, i) => ({ email: `lead${i}@${brandId.slice(0, 8)}.test`, full_name: `Lead ${i}` })),
   );
-  return { key, inbox, sequence, first, second, leads, ids: leads.map((lead) => lead.id) };
+  return { key, workspaceId, inbox, sequence, first, second, leads, ids: leads.map((lead) => lead.id) };
 }
 
 const post = (key: string, path: string, body: Record<string, unknown>) => server.request('POST', path, { key, body });
@@ -155,6 +156,19 @@ describe('POST /api/outreach/campaigns/{id}/move', () => {
         .map((mail) => mail.parsed.subject)
         .sort(),
     ).toEqual(['Hello', 'Still there?']);
+  });
+
+  it('finishes a move cut short after enrolling the leads in the target: asked again, it removes them here', async () => {
+    const { key, workspaceId, first, second, ids } = await world(2);
+    await enroll(server, key, first.id, ids);
+    // What a move that failed before its removal here leaves: the first lead enrolled in the target, from the source.
+    await enrollLeads(workspaceId, second.id, [ids[0]!], { movedFrom: first.id });
+
+    const res = await post(key, `/api/outreach/campaigns/${first.id}/move`, { lead_ids: ids, to_campaign_id: second.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ moved: 2, skipped: { already_enrolled: 0, not_enrolled: 0 } });
+    expect((await getCampaign(server, key, first.id)).progress).toMatchObject({ removed: 2, active: 0 });
+    expect((await getCampaign(server, key, second.id)).progress).toMatchObject({ enrolled: 2, active: 2 });
   });
 
   it('refuses the same campaign, another brand, an unknown target and a foreign campaign', async () => {

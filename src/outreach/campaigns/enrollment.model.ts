@@ -32,6 +32,8 @@ const enrollmentSchema = new Schema(
      * its outcome unknown), so the next reply step opens a thread itself.
      */
     firstMessageId: { type: String, default: null },
+    /** The campaign the lead was moved from (POST …/move): a move cut short before its removal there is finished on retry. */
+    movedFrom: { type: String, default: null },
     /** Steps not sent, and why (a merge variable the lead lacks). */
     skipped: { type: [{ _id: false, step: { type: Number, required: true }, reason: { type: String, required: true } }], default: [] },
   },

@@ -37,6 +37,8 @@ async function activeElsewhere(workspaceId: string, campaignId: string, leadIds:
 export interface EnrollOptions {
   /** Leave out leads with an active enrollment in another campaign of the workspace (`in_other_campaign`). */
   skipIfInOtherCampaign?: boolean;
+  /** The campaign the leads are moved from (recorded on their enrollments here). */
+  movedFrom?: string;
 }
 
 /**
@@ -79,7 +81,14 @@ export async function enrollLeads(workspaceId: string, campaignId: string, leadI
   try {
     if (enrollable.length) {
       await Enrollment.insertMany(
-        enrollable.map((leadId) => ({ _id: `${campaignId}:${leadId}`, workspaceId, campaignId, leadId, nextDueAt: at })),
+        enrollable.map((leadId) => ({
+          _id: `${campaignId}:${leadId}`,
+          workspaceId,
+          campaignId,
+          leadId,
+          nextDueAt: at,
+          movedFrom: options.movedFrom ?? null,
+        })),
         { ordered: false },
       );
     }

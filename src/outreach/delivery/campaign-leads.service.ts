@@ -5,7 +5,7 @@ import { now } from '../../clock.ts';
 import { recordLeadActivity } from '../../leads/index.ts';
 import { getCampaignDoc } from '../campaigns/campaigns.service.ts';
 import { enrollLeads } from '../campaigns/enrollments.service.ts';
-import { activelyEnrolled, removeEnrollments } from './enrollment-state.ts';
+import { activelyEnrolled, movedInFrom, removeEnrollments } from './enrollment-state.ts';
 
 async function recordRemoved(workspaceId: string, campaignId: string, leadIds: string[], data: Record<string, unknown>) {
   const at = now();
@@ -33,7 +33,9 @@ export async function removeLeads(workspaceId: string, campaignId: string, leadI
 
 /**
  * Moves the leads active in one campaign to another of the same brand: enrolled there from its first step under its
- * rules (enrollLeads: the same skip reasons), then removed here. A lead the target refuses stays where it is.
+ * rules (enrollLeads: the same skip reasons), then removed here. A lead the target refuses stays where it is. A move
+ * that failed between the two is finished by asking again: the leads it enrolled there (their enrollments record where
+ * they came from) are removed here and counted as moved.
  */
 export async function moveLeads(workspaceId: string, campaignId: string, leadIds: string[], toCampaignId: string) {
   if (toCampaignId === campaignId)
@@ -47,17 +49,25 @@ export async function moveLeads(workspaceId: string, campaignId: string, leadIds
   const unique = [...new Set(leadIds)];
   const active = await activelyEnrolled(from._id, unique);
   const { skipped, leadIds: enrolled } = active.length
-    ? await enrollLeads(workspaceId, to._id, active)
+    ? await enrollLeads(workspaceId, to._id, active, { movedFrom: from._id })
     : { skipped: null, leadIds: [] as string[] };
-  const removed = await removeEnrollments(from._id, enrolled);
+  // Leads an earlier move enrolled there but did not remove here (it failed in between): their move is finished now.
+  const entered = new Set(enrolled);
+  const resumed = await movedInFrom(
+    to._id,
+    from._id,
+    active.filter((leadId) => !entered.has(leadId)),
+  );
+  const moved = [...enrolled, ...resumed];
+  const removed = await removeEnrollments(from._id, moved);
   await recordRemoved(workspaceId, from._id, removed, { reason: 'moved', to_campaign_id: to._id });
   return {
-    moved: enrolled.length,
+    moved: moved.length,
     skipped: {
       suppressed: skipped?.suppressed ?? 0,
       unsubscribed: skipped?.unsubscribed ?? 0,
       archived: skipped?.archived ?? 0,
-      already_enrolled: skipped?.already_enrolled ?? 0,
+      already_enrolled: (skipped?.already_enrolled ?? 0) - resumed.length,
       no_email: skipped?.no_email ?? 0,
       invalid_email: skipped?.invalid_email ?? 0,
       not_enrolled: unique.length - active.length,

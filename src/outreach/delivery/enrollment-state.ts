@@ -165,6 +165,13 @@ export async function activelyEnrolled(campaignId: string, leadIds: string[]): P
   return active.map((enrollment) => enrollment.leadId);
 }
 
+/** The leads among these whose active enrollment in `campaignId` came from a move out of `movedFrom`. */
+export async function movedInFrom(campaignId: string, movedFrom: string, leadIds: string[]): Promise<string[]> {
+  const ids = [...new Set(leadIds)].map((leadId) => `${campaignId}:${leadId}`);
+  const moved = await Enrollment.find({ _id: { $in: ids }, status: 'active', movedFrom }, { leadId: 1 }).lean<Array<{ leadId: string }>>();
+  return moved.map((enrollment) => enrollment.leadId);
+}
+
 /**
  * Takes leads out of a campaign (a remove, or a move to another): their active enrollments stopped as `removed` in
  * one write, each only while active, and counted on the campaign. A send already claimed goes on and is recorded;

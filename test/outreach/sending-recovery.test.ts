@@ -131,5 +131,12 @@ describe('the send hold of a worker that died', () => {
     const listed = (await server.request('GET', '/api/outreach/inboxes', { key })).body.inboxes[0];
     expect(listed).toMatchObject({ sent24h: 3, sent14d: 2, failed14d: 0, health: 100 });
     expect(await collection('outreach_send_holds').countDocuments({})).toBe(0);
+    // The message the dead worker sent is in its lead's activity once, at the time it went; the one cut off is not.
+    const activity = async (lead: { id: string }) =>
+      (await server.request('GET', `/api/leads/${lead.id}/activity`, { key })).body.activity as Array<{ type: string; at: string }>;
+    expect((await activity(leads[0]!)).filter((entry) => entry.type === 'outreach.email.sent')).toEqual([
+      expect.objectContaining({ at: at.toISOString(), message_id: recordIds[0] }),
+    ]);
+    expect((await activity(leads[1]!)).map((entry) => entry.type)).not.toContain('outreach.email.sent');
   });
 });

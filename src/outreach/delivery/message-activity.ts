@@ -47,3 +47,38 @@ export function answersActivity(answers: Answer[], at: Date): LeadActivityEntry[
     return [];
   });
 }
+
+/**
+ * The same facts read back from stored message records (a dead worker's chunk, closed by send-recovery.ts): a record
+ * sent, or refused at RCPT (counted as bounced; the server's code is not kept on the record).
+ */
+export function recordsActivity(
+  records: Array<
+    Pick<
+      MessageDoc,
+      | '_id'
+      | 'workspaceId'
+      | 'leadId'
+      | 'campaignId'
+      | 'step'
+      | 'variant'
+      | 'status'
+      | 'counted'
+      | 'sentAt'
+      | 'updatedAt'
+      | 'answersReplyId'
+    >
+  >,
+): LeadActivityEntry[] {
+  return records.flatMap((record) => {
+    if (!record.leadId) return [];
+    if (record.counted?.includes('bounced'))
+      return [
+        messageActivity(record, 'outreach.email.bounced', record.updatedAt, { bounce_type: 'hard', code: null, source: 'smtp_rejection' }),
+      ];
+    if (record.status !== 'sent' || !record.sentAt) return [];
+    return record.answersReplyId
+      ? [messageActivity(record, 'outreach.reply.sent', record.sentAt, { reply_id: record.answersReplyId })]
+      : [messageActivity(record, 'outreach.email.sent', record.sentAt)];
+  });
+}

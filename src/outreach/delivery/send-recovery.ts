@@ -1,5 +1,7 @@
 import { nowMs } from '../../clock.ts';
+import { recordLeadActivity } from '../../leads/index.ts';
 import { log } from '../../logger.ts';
+import { recordsActivity } from './message-activity.ts';
 import { Message, type MessageDoc } from './message.model.ts';
 import { forgetHold, holdsOpenedBefore } from './send-holds.ts';
 import { countsUnderHold, settleHoldOnCount } from '../counters/send-slots.ts';
@@ -28,11 +30,12 @@ const recordFields = {
   messageId: 1,
   leadId: 1,
   sentAt: 1,
+  answersReplyId: 1,
 };
 
 /**
  * Closes the send holds of workers that died, from the message records:
- * what they recorded is counted (the batch a worker had marked and not
+ * what they recorded is counted and added to the leads' activity (the batch a worker had marked and not
  * finished is finished, each counter taking only what it had not; a batch
  * not begun is counted by this process), and each count keeps exactly the
  * slots of the hold's messages that went out or may have (sent, refused by
@@ -52,6 +55,8 @@ export async function recoverDeadHolds(): Promise<number> {
     if (hold.effects) await writeCounts(hold.effects, settled);
     // Someone else began counting it meanwhile: theirs to finish.
     else if (!(await countOutcomes(hold._id, settled))) continue;
+    // Their leads' activity, which the dead worker wrote beside the counts, or not (entry ids make a second write none).
+    await recordLeadActivity(recordsActivity(settled));
     await keepUsedSlots(hold, records);
     await forgetHold(hold._id);
     closed++;

@@ -102,8 +102,9 @@ describe('the worker', () => {
     const worker = await startWorker({ concurrency: 2 });
     const checks = new Set<number>();
     try {
-      // Each read of the inbox stamps its cursor; a reader held up by the stalled server (15 s) would stamp at most once in 6 s.
-      for (const end = Date.now() + 6_000; Date.now() < end; await sleep(50)) {
+      // Each read of the inbox stamps its cursor: three stamps take about 3 s (longer on a loaded machine); a reader held
+      // up by the stalled server would stamp at most once before its greeting timeout (15 s).
+      for (const end = Date.now() + 12_000; checks.size < 3 && Date.now() < end; await sleep(50)) {
         const checkedAt = (await cursorOf(inbox.id))?.checkedAt;
         if (checkedAt instanceof Date) checks.add(checkedAt.getTime());
       }

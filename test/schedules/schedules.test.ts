@@ -14,7 +14,7 @@ const sites = useCatalogueAndForbiddenSites();
 const runsOf = async (key: string, scraperId: string) =>
   (await server.request('GET', `/api/scrapers/${scraperId}/runs`, { key })).body.runs as Array<Record<string, any>>;
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

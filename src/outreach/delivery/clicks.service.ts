@@ -20,6 +20,10 @@ export interface TrackedClick {
 const linkKey = (url: string) => createHash('sha256').update(url).digest('base64url').slice(0, 22);
 /** The id of a link's first click in its message. */
 const firstClickId = (recordId: string, url: string) => `${recordId}:${linkKey(url)}`;
+/** What tells a later click of a link apart: this process's random prefix and a count, unique across processes. */
+const processPrefix = randomBytes(6).toString('base64url');
+let laterClicks = 0;
+const laterClickId = () => `${processPrefix}${(laterClicks++).toString(36)}`;
 
 /**
  * Records clicks, each (message, link, time), with a few writes for all of
@@ -52,12 +56,10 @@ export async function recordClicks(clicks: TrackedClick[]): Promise<void> {
       at: click.at,
     };
   };
-  // The first click of each link in this batch, unless one was stored before.
+  // Each click's link id, hashed once; the first click of each link in this batch, unless one was stored before.
+  const firstIds = new Map(known.map((click) => [click, firstClickId(click.recordId, click.url)]));
   const candidates = new Map<string, TrackedClick>();
-  for (const click of known) {
-    const id = firstClickId(click.recordId, click.url);
-    if (!candidates.has(id) && !storedFirsts.has(id)) candidates.set(id, click);
-  }
+  for (const [click, id] of firstIds) if (!candidates.has(id) && !storedFirsts.has(id)) candidates.set(id, click);
   const before = candidates.size
     ? await Click.find({ _id: { $in: [...candidates.keys()] } }, { _id: 1 }).lean<Array<{ _id: string }>>()
     : [];
@@ -77,9 +79,7 @@ export async function recordClicks(clicks: TrackedClick[]): Promise<void> {
   // Every other click (a later one, or one whose link another process stored first) under an id of its own.
   await insertNew(
     Click,
-    known
-      .filter((click) => !firsts.has(click))
-      .map((click) => doc(click, `${firstClickId(click.recordId, click.url)}:${randomBytes(6).toString('base64url')}`, false)),
+    known.filter((click) => !firsts.has(click)).map((click) => doc(click, `${firstIds.get(click)}:${laterClickId()}`, false)),
   );
   await countMessageEffects([...firsts].map((click) => ({ record: messages.get(click.recordId)!, effect: 'clicked' as const })));
   await recordLeadActivity(

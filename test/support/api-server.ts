@@ -12,7 +12,7 @@ import { createApiKey } from '../../src/auth/api-key.service.ts';
 import { issueOwnerKey } from '../../src/keys/keys.service.ts';
 import { createWorkspace } from '../../src/account/account.service.ts';
 import { fetchContract, type Contract } from '../contract/openapi-contract.ts';
-import { freshDatabaseUri } from './database.ts';
+import { pooledDatabase } from './database.ts';
 import { freePort } from './processes.ts';
 
 /** A fixed SECRETS_KEY (32 bytes, base64) for servers the tests boot or spawn with MONGODB_URI, which refuse to start without one. */
@@ -40,7 +40,7 @@ export interface TestServer {
  * `worker: true` also runs the job worker in the process; `publicBaseUrl: true`
  * serves at PUBLIC_BASE_URL (what the OAuth issuer must equal); `databaseUri`
  * names the database to use, once the file's other beforeAll hooks have run
- * (a fresh one on the run's FerretDB by default).
+ * (by default one of its own on the run's FerretDB, emptied: pooledDatabase).
  *
  * Every response `request` receives for a documented REST path is checked
  * against the served /openapi.json (test/contract/openapi-contract.ts): a
@@ -55,7 +55,8 @@ export function useApiServer(
   let close: () => Promise<void>;
   beforeAll(async () => {
     setLogLevel('silent');
-    const databaseUri = options.databaseUri?.() ?? freshDatabaseUri();
+    const pooled = options.databaseUri ? null : await pooledDatabase();
+    const databaseUri = options.databaseUri?.() ?? pooled!.uri;
     await connectDatabase(databaseUri);
     // `publicBaseUrl`: PUBLIC_BASE_URL is the address served at (the OAuth issuer must be), so the port is picked first.
     const port = options.publicBaseUrl ? await freePort() : 0;
@@ -97,6 +98,7 @@ export function useApiServer(
       http.closeAllConnections();
       await new Promise<void>((done) => http.close(() => done()));
       await disconnectDatabase();
+      pooled?.release();
     };
   });
   afterAll(() => close?.());

@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** mongodb://host:port of the FerretDB every test file uses, each with its own database. */
     mongoServer: string;
+    /** The folder through which test files take turns on databases (test/support/database.ts, pooledDatabase). */
+    databasePool: string;
   }
 }
 
@@ -16,8 +18,11 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'leadops-test-db-'));
   const database = await startEmbeddedFerretDb({ dataDir, log: (line) => console.log(line) });
   project.provide('mongoServer', database.uri.replace(/\/[^/]*$/, ''));
+  const pool = mkdtempSync(join(tmpdir(), 'leadops-test-pool-'));
+  project.provide('databasePool', pool);
   return async () => {
     await database.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(pool, { recursive: true, force: true });
   };
 }

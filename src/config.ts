@@ -31,6 +31,8 @@ const envSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** The largest CSV file `POST /api/leads/imports` takes (413 naming this setting beyond); streamed, never held whole. */
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(52_428_800),
+  /** How long a dead worker's CSV import stays locked before another worker takes it over from its last batch recorded. */
+  IMPORT_LOCK_LIFETIME_MS: z.coerce.number().int().min(1000).default(60_000),
   /** How long a client may take to send its whole request, headers and body, before the server answers 408 and closes. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   /** The deepest a GraphQL query may nest: its selections, and lists and objects in its arguments (400 beyond). */

@@ -8,7 +8,7 @@ import { rowToLead } from './csv-columns.ts';
 import { csvRecords, utf8Text } from './csv-reading.ts';
 import { columnsFor, declareImportColumns, type ColumnsByKey } from './lead-fields.service.ts';
 import { fillDuplicates } from './lead-import-fill.ts';
-import { createLeads } from './lead-import.service.ts';
+import { createLeads, ownLeadsMetAgain } from './lead-import.service.ts';
 import { LeadImport, LeadImportChunk, LeadImportRejection, type LeadImportDoc } from './lead-import.models.ts';
 
 /** Rows stored per batch: one insert of up to a thousand leads, in one turn of the plan's cap. */
@@ -37,7 +37,8 @@ interface Totals {
  * as the upload applied them), stored a batch at a time through the one path that creates leads (createLeads),
  * duplicates skipped or filled in (`on_duplicate`), rows past the plan's cap refused as `lead_limit`. After each
  * batch the counts are recorded; a start after a dead worker skips the rows recorded (a batch stored but not
- * recorded is met again as duplicates). The file is removed once the import ends.
+ * recorded is met again, its leads counted as created by this import, not as duplicates). The file is removed once
+ * the import ends.
  */
 export async function runCsvImport(importId: string): Promise<void> {
   const doc = await LeadImport.findOneAndUpdate(
@@ -127,7 +128,15 @@ async function storeBatch(
     : { output: { leads: [] }, overCap: [] };
   const created = new Set(output.leads.map((lead) => lead.id));
   const capped = new Set(overCap);
-  const duplicates = leads.filter((entry) => !created.has(entry.id) && !capped.has(entry.id));
+  const met = leads.filter((entry) => !created.has(entry.id) && !capped.has(entry.id));
+  // Rows a dead worker stored and did not record are this import's own leads: created by it, not duplicates.
+  const own = await ownLeadsMetAgain(
+    doc.workspaceId,
+    doc._id,
+    met.map((entry) => entry.lead),
+  );
+  const duplicates = met.filter((_, index) => !own.has(index));
+  const createdRows = created.size + own.size;
   const filled =
     doc.on_duplicate === 'update'
       ? await fillDuplicates(
@@ -142,7 +151,7 @@ async function storeBatch(
 
   const updated = filled.filter(Boolean).length;
   totals.processed_rows += rows.length;
-  totals.created += created.size;
+  totals.created += createdRows;
   totals.updated += updated;
   totals.duplicates += duplicates.length - updated;
   totals.rejected += rejections.length;

@@ -191,6 +191,40 @@ function uniqueWithinBatch(leads: NewLead[], ids: string[]): Candidate[] {
   return unique;
 }
 
+/**
+ * Which of these leads (by place) a CSV import itself stored before: a batch its last worker stored but died before
+ * recording, met again on the next start as duplicates of its own leads. Their `lead.created` activity is recorded
+ * (again: the dead worker may have died before it; entry ids make a second write none).
+ */
+export async function ownLeadsMetAgain(workspaceId: string, importId: string, leads: NewLead[]): Promise<Set<number>> {
+  if (!leads.length) return new Set();
+  const keys = leads.map((lead, index) => derivedKeys(lead, `none-${index}`));
+  const mine = await Lead.find(
+    {
+      workspaceId,
+      leadSearchId: importId,
+      $or: [
+        { emailKey: { $in: keys.map((k) => k.emailKey).filter((k) => k.startsWith('e:')) } },
+        { linkedinKey: { $in: keys.map((k) => k.linkedinKey).filter((k) => k.startsWith('l:')) } },
+      ],
+    },
+    { emailKey: 1, linkedinKey: 1, createdAt: 1 },
+  ).lean<Array<Pick<LeadDoc, '_id' | 'emailKey' | 'linkedinKey' | 'createdAt'>>>();
+  if (!mine.length) return new Set();
+  await recordLeadActivity(
+    mine.map((doc) => ({
+      id: `${doc._id}:created`,
+      workspaceId,
+      leadId: doc._id,
+      type: 'lead.created',
+      at: doc.createdAt,
+      data: { source: 'import', import_id: importId },
+    })),
+  );
+  const found = new Set(mine.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
+  return new Set(keys.flatMap((k, index) => (found.has(k.emailKey) || found.has(k.linkedinKey) ? [index] : [])));
+}
+
 async function withoutStored(workspaceId: string, candidates: Candidate[]): Promise<Candidate[]> {
   const emailKeys = candidates.map((c) => c.emailKey).filter((k) => k.startsWith('e:'));
   const linkedinKeys = candidates.map((c) => c.linkedinKey).filter((k) => k.startsWith('l:'));

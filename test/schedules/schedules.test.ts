@@ -90,9 +90,10 @@ describe('schedules', () => {
     const { apiKey, workspaceId, scraperId, schedule } = await scheduled('0 12 * * *', 'UTC');
     await setBalances(workspaceId, { crawl: 0 });
     clock.advance(5_000);
+    // Until the run the schedule started has ended (it appears queued first).
     const runs = await until(
       () => runsOf(apiKey, scraperId),
-      (found) => found.length > 0,
+      (found) => found.length > 0 && found.every((run) => !['queued', 'running'].includes(run.status)),
     );
     expect(runs).toEqual([expect.objectContaining({ status: 'failed', schedule_id: schedule.id })]);
     expect((await server.request('GET', `/api/scrape/runs/${runs[0]!.id}`, { key: apiKey })).body).toMatchObject({

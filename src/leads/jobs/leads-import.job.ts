@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { settings } from '../../config.ts';
 import { defineJobContract } from '../../jobs/job-contract.ts';
 
 /**
@@ -9,4 +10,5 @@ export const leadsImportJob = defineJobContract({
   name: 'leads.import',
   payload: z.object({ importId: z.uuid() }),
   retries: 2,
+  lockLifetimeMs: () => settings().IMPORT_LOCK_LIFETIME_MS,
 });

@@ -199,17 +199,7 @@ function uniqueWithinBatch(leads: NewLead[], ids: string[]): Candidate[] {
 export async function ownLeadsMetAgain(workspaceId: string, importId: string, leads: NewLead[]): Promise<Set<number>> {
   if (!leads.length) return new Set();
   const keys = leads.map((lead, index) => derivedKeys(lead, `none-${index}`));
-  const mine = await Lead.find(
-    {
-      workspaceId,
-      leadSearchId: importId,
-      $or: [
-        { emailKey: { $in: keys.map((k) => k.emailKey).filter((k) => k.startsWith('e:')) } },
-        { linkedinKey: { $in: keys.map((k) => k.linkedinKey).filter((k) => k.startsWith('l:')) } },
-      ],
-    },
-    { emailKey: 1, linkedinKey: 1, createdAt: 1 },
-  ).lean<Array<Pick<LeadDoc, '_id' | 'emailKey' | 'linkedinKey' | 'createdAt'>>>();
+  const mine = await storedWithKeys(workspaceId, keys, { leadSearchId: importId });
   if (!mine.length) return new Set();
   await recordLeadActivity(
     mine.map((doc) => ({
@@ -226,19 +216,24 @@ export async function ownLeadsMetAgain(workspaceId: string, importId: string, le
 }
 
 async function withoutStored(workspaceId: string, candidates: Candidate[]): Promise<Candidate[]> {
-  const emailKeys = candidates.map((c) => c.emailKey).filter((k) => k.startsWith('e:'));
-  const linkedinKeys = candidates.map((c) => c.linkedinKey).filter((k) => k.startsWith('l:'));
-  const existing = await Lead.find(
+  const stored = new Set((await storedWithKeys(workspaceId, candidates)).flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
+  return candidates.filter((c) => !stored.has(c.emailKey) && !stored.has(c.linkedinKey));
+}
+
+/** The workspace's stored leads (narrowed by `also`) that hold one of these email or LinkedIn dedupe keys. */
+function storedWithKeys(workspaceId: string, keys: Array<Pick<Candidate, 'emailKey' | 'linkedinKey'>>, also: Record<string, unknown> = {}) {
+  const emailKeys = keys.map((k) => k.emailKey).filter((k) => k.startsWith('e:'));
+  const linkedinKeys = keys.map((k) => k.linkedinKey).filter((k) => k.startsWith('l:'));
+  return Lead.find(
     {
+      ...also,
       $or: [
         { workspaceId, emailKey: { $in: emailKeys } },
         { workspaceId, linkedinKey: { $in: linkedinKeys } },
       ],
     },
-    { emailKey: 1, linkedinKey: 1 },
-  ).lean();
-  const stored = new Set(existing.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
-  return candidates.filter((c) => !stored.has(c.emailKey) && !stored.has(c.linkedinKey));
+    { emailKey: 1, linkedinKey: 1, createdAt: 1 },
+  ).lean<Array<Pick<LeadDoc, '_id' | 'emailKey' | 'linkedinKey' | 'createdAt'>>>();
 }
 
 interface Placement {

@@ -31,54 +31,42 @@ export function messageActivity(
   };
 }
 
-/** What a batch of answered sends adds to their leads' stories: the messages that went out, and those refused at RCPT. */
-export function answersActivity(answers: Answer[], at: Date): LeadActivityEntry[] {
-  return answers.flatMap(({ request: { record }, delivery }) => {
+type SentRecord = Pick<MessageDoc, '_id' | 'workspaceId' | 'leadId' | 'campaignId' | 'step' | 'variant' | 'answersReplyId'>;
+
+/** What sends add to their leads' stories: a message that went out (or an answer to a reply), a refusal at RCPT. */
+function sendsActivity(sends: Array<{ record: SentRecord; sentAt: Date | null; bounce: { at: Date; code: string | null } | null }>) {
+  return sends.flatMap(({ record, sentAt, bounce }): LeadActivityEntry[] => {
     if (!record.leadId) return [];
-    if (delivery.outcome === 'sent') {
-      return record.answersReplyId
-        ? [messageActivity(record, 'outreach.reply.sent', delivery.sentAt, { reply_id: record.answersReplyId })]
-        : [messageActivity(record, 'outreach.email.sent', delivery.sentAt)];
-    }
-    if (delivery.outcome === 'bounced')
+    if (bounce)
       return [
-        messageActivity(record, 'outreach.email.bounced', at, { bounce_type: 'hard', code: delivery.code, source: 'smtp_rejection' }),
+        messageActivity(record, 'outreach.email.bounced', bounce.at, { bounce_type: 'hard', code: bounce.code, source: 'smtp_rejection' }),
       ];
-    return [];
+    if (!sentAt) return [];
+    return record.answersReplyId
+      ? [messageActivity(record, 'outreach.reply.sent', sentAt, { reply_id: record.answersReplyId })]
+      : [messageActivity(record, 'outreach.email.sent', sentAt)];
   });
 }
+
+/** What a batch of answered sends adds to their leads' stories. */
+export const answersActivity = (answers: Answer[], at: Date): LeadActivityEntry[] =>
+  sendsActivity(
+    answers.map(({ request: { record }, delivery }) => ({
+      record,
+      sentAt: delivery.outcome === 'sent' ? delivery.sentAt : null,
+      bounce: delivery.outcome === 'bounced' ? { at, code: delivery.code } : null,
+    })),
+  );
 
 /**
  * The same facts read back from stored message records (a dead worker's chunk, closed by send-recovery.ts): a record
  * sent, or refused at RCPT (counted as bounced; the server's code is not kept on the record).
  */
-export function recordsActivity(
-  records: Array<
-    Pick<
-      MessageDoc,
-      | '_id'
-      | 'workspaceId'
-      | 'leadId'
-      | 'campaignId'
-      | 'step'
-      | 'variant'
-      | 'status'
-      | 'counted'
-      | 'sentAt'
-      | 'updatedAt'
-      | 'answersReplyId'
-    >
-  >,
-): LeadActivityEntry[] {
-  return records.flatMap((record) => {
-    if (!record.leadId) return [];
-    if (record.counted?.includes('bounced'))
-      return [
-        messageActivity(record, 'outreach.email.bounced', record.updatedAt, { bounce_type: 'hard', code: null, source: 'smtp_rejection' }),
-      ];
-    if (record.status !== 'sent' || !record.sentAt) return [];
-    return record.answersReplyId
-      ? [messageActivity(record, 'outreach.reply.sent', record.sentAt, { reply_id: record.answersReplyId })]
-      : [messageActivity(record, 'outreach.email.sent', record.sentAt)];
-  });
-}
+export const recordsActivity = (records: Array<SentRecord & Pick<MessageDoc, 'status' | 'counted' | 'sentAt' | 'updatedAt'>>) =>
+  sendsActivity(
+    records.map((record) => ({
+      record,
+      sentAt: record.status === 'sent' ? (record.sentAt ?? null) : null,
+      bounce: record.counted?.includes('bounced') ? { at: record.updatedAt, code: null } : null,
+    })),
+  );

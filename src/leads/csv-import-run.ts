@@ -41,12 +41,16 @@ interface Totals {
  * the import ends.
  */
 export async function runCsvImport(importId: string): Promise<void> {
-  const doc = await LeadImport.findOneAndUpdate(
+  const before = await LeadImport.findOneAndUpdate(
     { _id: importId, status: { $in: ['queued', 'running'] } },
     { $set: { status: 'running' } },
-    { returnDocument: 'after' },
+    { returnDocument: 'before' },
   ).lean<LeadImportDoc>();
-  if (!doc) return;
+  if (!before) return;
+  const doc = { ...before, status: 'running' as const };
+  // Running already: an earlier start died, and the batch after the last it recorded may be stored (only that one:
+  // batches are stored one at a time, each recorded before the next is stored).
+  let mayHoldOwnLeads = before.status === 'running';
   const targets = doc.header.map((header) => doc.mapping[header] as ImportTarget);
   const customColumns = doc.header.flatMap((header, index) =>
     targets[index]!.startsWith('custom.') ? [{ key: targets[index]!.slice('custom.'.length), label: header }] : [],
@@ -71,7 +75,8 @@ export async function runCsvImport(importId: string): Promise<void> {
   let storing: Promise<void> = Promise.resolve();
   const store = async (rows: typeof batch) => {
     await storing;
-    storing = storeBatch(doc, targets, columns, rows, totals);
+    storing = storeBatch(doc, targets, columns, rows, totals, mayHoldOwnLeads);
+    mayHoldOwnLeads = false;
     storing.catch(() => undefined); // awaited before the next batch or at the end
   };
   for await (const cells of csvRecords(utf8Text(fileChunks(importId)), doc.delimiter)) {
@@ -106,6 +111,7 @@ async function storeBatch(
   columns: ColumnsByKey,
   rows: Array<{ row: number; cells: string[] }>,
   totals: Totals,
+  mayHoldOwnLeads: boolean,
 ): Promise<void> {
   const rejections: Rejection[] = [];
   const leads: Array<{ row: number; cells: string[]; lead: NewLead; id: string }> = [];
@@ -129,12 +135,15 @@ async function storeBatch(
   const created = new Set(output.leads.map((lead) => lead.id));
   const capped = new Set(overCap);
   const met = leads.filter((entry) => !created.has(entry.id) && !capped.has(entry.id));
-  // Rows a dead worker stored and did not record are this import's own leads: created by it, not duplicates.
-  const own = await ownLeadsMetAgain(
-    doc.workspaceId,
-    doc._id,
-    met.map((entry) => entry.lead),
-  );
+  // Rows a dead worker stored and did not record are this import's own leads: created by it, not duplicates (a row
+  // repeating an earlier row of the file stays a duplicate).
+  const own = mayHoldOwnLeads
+    ? await ownLeadsMetAgain(
+        doc.workspaceId,
+        doc._id,
+        met.map((entry) => entry.lead),
+      )
+    : new Set<number>();
   const duplicates = met.filter((_, index) => !own.has(index));
   const createdRows = created.size + own.size;
   const filled =

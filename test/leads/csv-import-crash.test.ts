@@ -69,4 +69,23 @@ describe('a CSV import whose worker dies', () => {
       await second.stop();
     }
   }, 120_000);
+
+  it('counts a row repeating a row of an earlier batch as a duplicate, the worker living', async () => {
+    const { apiKey } = await createTestWorkspace('pro');
+    // Batches are of 1,000 rows: row 1,201 repeats row 5's address.
+    const lines = Array.from({ length: 1_500 }, (_, n) => `q${n === 1_200 ? 4 : n}@d.test,Person ${n}`);
+    const worker = await startWorkerProcess();
+    try {
+      const res = await server.request('POST', '/api/leads/imports', {
+        key: apiKey,
+        rawBody: ['email,full name', ...lines].join('\n'),
+        headers: { 'content-type': 'text/csv' },
+      });
+      expect(res.status).toBe(202);
+      const done = await until(apiKey, res.body.import.id, (found) => ['completed', 'failed'].includes(found.status), 60_000);
+      expect(done).toMatchObject({ status: 'completed', total_rows: 1_500, created: 1_499, duplicates: 1, rejected: 0 });
+    } finally {
+      await worker.stop();
+    }
+  }, 90_000);
 });

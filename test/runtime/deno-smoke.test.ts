@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSecretsKey } from '../support/api-server.ts';
 import { freshDatabaseUri } from '../support/database.ts';
-import { freePort, portIsOpen, run, startService } from '../support/processes.ts';
+import { portIsOpen, run, startService } from '../support/processes.ts';
 
 /** The same code served by Deno 2 (`npm run start:deno`, as the README says): auth, a leads round trip, GraphQL and OpenAPI over HTTP, and a stop. */
 describe('Deno runtime smoke test', () => {
@@ -12,9 +12,21 @@ describe('Deno runtime smoke test', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    port = await freePort();
+    // On a port of its own choosing, read from its log line: a port picked here could be taken by another test's
+    // server during Deno's slower start.
+    service = await startService('npm', ['run', '--silent', 'start:deno'], { ...env, PORT: '0' }, null, 90_000);
+    port = await listeningPort(service, 90_000);
     baseUrl = `http://127.0.0.1:${port}`;
-    service = await startService('npm', ['run', '--silent', 'start:deno'], { ...env, PORT: String(port) }, `${baseUrl}/healthz`, 90_000);
+    for (
+      const deadline = Date.now() + 30_000;
+      !(await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
+    ) {
+      if (Date.now() > deadline) throw new Error(`the Deno service did not answer /healthz:\n${service.output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const created = await run(
       process.execPath,
       ['src/cli/main.ts', 'workspace', 'create', '--name', 'Deno', '--plan', 'free', '--email', 'd@x.test'],
@@ -23,6 +35,19 @@ describe('Deno runtime smoke test', () => {
     apiKey = JSON.parse(created.stdout).apiKey;
   }, 120_000);
   afterAll(() => service?.stop());
+
+  /** The port of the service's `api listening` log line. */
+  async function listeningPort(started: typeof service, timeoutMs: number): Promise<number> {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      const line = started
+        .output()
+        .split('\n')
+        .slice(0, -1) // whole lines only
+        .find((text) => text.includes('"api listening"'));
+      if (line) return (JSON.parse(line) as { port: number }).port;
+    }
+    throw new Error(`the Deno service did not say where it listens:\n${started.output()}`);
+  }
 
   const call = (path: string, init: RequestInit = {}, key: string | null = apiKey) =>
     fetch(`${baseUrl}${path}`, {

@@ -132,22 +132,7 @@ async function storeLeads(
 
   const insertedIds = new Set(inserted);
   const stored = docs.filter((doc) => insertedIds.has(doc._id));
-  // How the leads came, for their `lead.created` activity.
-  const source = origin.csvImportId ? 'import' : origin.agentRunId ? 'agent' : 'api';
-  await recordLeadActivity(
-    stored.map((doc) => ({
-      id: `${doc._id}:created`,
-      workspaceId,
-      leadId: doc._id,
-      type: 'lead.created',
-      at: doc.createdAt,
-      data: {
-        source,
-        ...(origin.agentRunId && { agent_run_id: origin.agentRunId }),
-        ...(origin.csvImportId && { import_id: origin.csvImportId }),
-      },
-    })),
-  );
+  await recordCreated(workspaceId, stored, origin);
   return {
     output: { created: stored.length, duplicates: leads.length - stored.length - overCap.length, leads: stored.map(toLead) },
     overCap,
@@ -201,18 +186,28 @@ export async function ownLeadsMetAgain(workspaceId: string, importId: string, le
   const keys = leads.map((lead, index) => derivedKeys(lead, `none-${index}`));
   const mine = await storedWithKeys(workspaceId, keys, { leadSearchId: importId });
   if (!mine.length) return new Set();
+  await recordCreated(workspaceId, mine, { csvImportId: importId });
+  const found = new Set(mine.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
+  return new Set(keys.flatMap((k, index) => (found.has(k.emailKey) || found.has(k.linkedinKey) ? [index] : [])));
+}
+
+/** The leads' `lead.created` activity, with how they came (API, import, agent); entry ids make a second write none. */
+async function recordCreated(workspaceId: string, docs: Array<Pick<LeadDoc, '_id' | 'createdAt'>>, origin: Origin): Promise<void> {
+  const source = origin.csvImportId ? 'import' : origin.agentRunId ? 'agent' : 'api';
   await recordLeadActivity(
-    mine.map((doc) => ({
+    docs.map((doc) => ({
       id: `${doc._id}:created`,
       workspaceId,
       leadId: doc._id,
       type: 'lead.created',
       at: doc.createdAt,
-      data: { source: 'import', import_id: importId },
+      data: {
+        source,
+        ...(origin.agentRunId && { agent_run_id: origin.agentRunId }),
+        ...(origin.csvImportId && { import_id: origin.csvImportId }),
+      },
     })),
   );
-  const found = new Set(mine.flatMap((doc) => [doc.emailKey, doc.linkedinKey]));
-  return new Set(keys.flatMap((k, index) => (found.has(k.emailKey) || found.has(k.linkedinKey) ? [index] : [])));
 }
 
 async function withoutStored(workspaceId: string, candidates: Candidate[]): Promise<Candidate[]> {

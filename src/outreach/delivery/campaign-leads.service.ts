@@ -48,16 +48,13 @@ export async function moveLeads(workspaceId: string, campaignId: string, leadIds
     throw fieldError({ field: 'to_campaign_id', problem: 'the campaign belongs to another brand than the one moved from' });
   const unique = [...new Set(leadIds)];
   const active = await activelyEnrolled(from._id, unique);
-  const { skipped, leadIds: enrolled } = active.length
-    ? await enrollLeads(workspaceId, to._id, active, { movedFrom: from._id })
-    : { skipped: null, leadIds: [] as string[] };
   // Leads an earlier move enrolled there but did not remove here (it failed in between): their move is finished now.
-  const entered = new Set(enrolled);
-  const resumed = await movedInFrom(
-    to._id,
-    from._id,
-    active.filter((leadId) => !entered.has(leadId)),
-  );
+  const resumed = await movedInFrom(to._id, from._id, active);
+  const finished = new Set(resumed);
+  const left = active.filter((leadId) => !finished.has(leadId));
+  const { skipped, leadIds: enrolled } = left.length
+    ? await enrollLeads(workspaceId, to._id, left, { movedFrom: from._id })
+    : { skipped: null, leadIds: [] as string[] };
   const moved = [...enrolled, ...resumed];
   const removed = await removeEnrollments(from._id, moved);
   await recordRemoved(workspaceId, from._id, removed, { reason: 'moved', to_campaign_id: to._id });
@@ -67,7 +64,7 @@ export async function moveLeads(workspaceId: string, campaignId: string, leadIds
       suppressed: skipped?.suppressed ?? 0,
       unsubscribed: skipped?.unsubscribed ?? 0,
       archived: skipped?.archived ?? 0,
-      already_enrolled: (skipped?.already_enrolled ?? 0) - resumed.length,
+      already_enrolled: skipped?.already_enrolled ?? 0,
       no_email: skipped?.no_email ?? 0,
       invalid_email: skipped?.invalid_email ?? 0,
       not_enrolled: unique.length - active.length,

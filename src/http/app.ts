@@ -1,16 +1,13 @@
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
-import { settings, withRequestOrigin, type Config } from '../config.ts';
+import { settings, type Config } from '../config.ts';
 import { healthReport } from '../db/store-health.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import { queueDepth } from '../jobs/queue.ts';
-import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
+import { logFault, noteRequest } from '../logger.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
 import { jsonAnswer } from '../web/answers.ts';
-import { createCors } from './kit/cors.ts';
-import { requestIdFor, requestIdHeader } from './kit/request-id.ts';
-import { observeRequest } from './kit/request-log.ts';
 import { appRouter } from './router.ts';
 import { domainRoutes } from './routes.ts';
 import { serveDocs } from './surfaces/docs-page.ts';
@@ -22,14 +19,6 @@ import { createTrpcEndpoint } from './surfaces/trpc-endpoint.ts';
 
 type Env = { Bindings: HttpBindings };
 
-/**
- * The longest URL served. Node refuses only what overflows its header limit
- * (16 KB for the URL and headers together, answered 414 or 431 by
- * answerClientError); a shorter cap keeps URLs within what proxies, caches
- * and logs handle everywhere.
- */
-const maxUrlLength = 8_192;
-
 /** The calling client's address: the proxy's X-Forwarded-For first entry when TRUST_PROXY is on, else the socket's peer. */
 function clientAddress(c: Context<Env>): string {
   const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
@@ -37,25 +26,10 @@ function clientAddress(c: Context<Env>): string {
   return c.env.incoming.socket.remoteAddress ?? 'unknown';
 }
 
-/** The origin the client addressed: its Host, and behind a trusted proxy the proxy's X-Forwarded-Proto and -Host. */
-function requestOrigin(c: Context<Env>): string {
-  const url = new URL(c.req.url);
-  if (!settings().TRUST_PROXY) return url.origin;
-  const first = (name: string) => c.req.header(name)?.split(',')[0]?.trim();
-  const proto = first('x-forwarded-proto');
-  const host = first('x-forwarded-host');
-  try {
-    return new URL(`${proto && /^https?$/i.test(proto) ? proto : url.protocol.slice(0, -1)}://${host ?? url.host}`).origin;
-  } catch {
-    return url.origin;
-  }
-}
-
 /**
- * The API's one front door (Hono): every request gets its id, its log line and metrics, the CORS decision and the
- * URL cap here, once, and an error no surface answered gets the standard JSON body; then the surfaces: REST under
- * /api, GraphQL, tRPC, MCP, the domains' own routes (OAuth, downloads, mail-link pages), the OpenAPI document and
- * its reference page. Each surface reads bodies with the one reader (src/web/request-body.ts).
+ * The web surfaces (Hono), behind the front door (front-door.ts): REST under /api, GraphQL, tRPC, MCP, the domains'
+ * own routes (OAuth, downloads), the OpenAPI document and its reference page; an error no surface answered gets the
+ * standard JSON body. Each surface reads bodies with the one reader (src/web/request-body.ts).
  */
 export function createApp(config: Config) {
   const surfaceOptions = { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE, maxBodyBytes: config.MAX_BODY_BYTES, onFault: logFault };
@@ -69,30 +43,9 @@ export function createApp(config: Config) {
   const mcp = createMcpEndpoint(appRouter, surfaceOptions);
   const openApi = createOpenApiRoute(appRouter);
   const routes = domainRoutes.map((route) => ({ route, handle: route.create(surfaceOptions) }));
-  const cors = createCors(config.CORS_ORIGINS);
   if (config.METRICS_ENABLED) trackQueueDepth(queueDepth);
 
   const app = new Hono<Env>();
-
-  app.use(async (c, next) => {
-    const { incoming, outgoing } = c.env;
-    const requestId = requestIdFor(c.req.header('x-request-id'));
-    // Headers of the front door go on Node's response: merged into every answer, whoever writes it (Hono, or
-    // oidc-provider on the Node response), errors included.
-    const setHeader = (name: string, value: string) => outgoing.setHeader(name, value);
-    setHeader(requestIdHeader, requestId);
-    // Everything the request awaits runs in its scope: its log lines carry the id, and the URLs it names its origin.
-    await withRequestOrigin(requestOrigin(c), () =>
-      runWithRequestId(requestId, async () => {
-        observeRequest(incoming, outgoing);
-        const preflight = cors(c.req.raw, setHeader);
-        if (preflight) c.res = preflight;
-        else if ((incoming.url ?? '').length > maxUrlLength)
-          c.res = jsonAnswer(414, { error: `The request URL is longer than ${maxUrlLength} characters`, code: 'uri_too_long' });
-        else await next();
-      }),
-    );
-  });
 
   app.onError((error, c) => {
     logFault(error);

@@ -32,3 +32,17 @@ export interface DomainRoute {
 }
 
 export const defineDomainRoute = (route: DomainRoute) => route;
+
+/**
+ * A route a domain serves on Node's request and response themselves, asked before the web surfaces build a Request:
+ * for pages hit thousands of times a second (a tracked link's redirect), where building the Request and the Response
+ * would cost more than the answer. Listed in src/http/routes.ts; a failure gets the standard JSON error answer.
+ */
+export interface NodeRoute {
+  /** How logs and metrics name the requests it serves. */
+  label(pathname: string): string;
+  matches(pathname: string): boolean;
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string): void | Promise<void>;
+}
+
+export const defineNodeRoute = (route: NodeRoute) => route;

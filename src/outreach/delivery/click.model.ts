@@ -22,7 +22,6 @@ const clickSchema = new Schema(
   },
   { versionKey: false },
 );
-clickSchema.index({ messageRecordId: 1 });
 
 export type ClickDoc = InferRawDocTypeFromSchema<typeof clickSchema>;
 export const Click = mongoose.model('OutreachClick', clickSchema, 'outreach_clicks');

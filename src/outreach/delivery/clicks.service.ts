@@ -142,7 +142,7 @@ const maxBacklog = 10_000;
 /** How long a group gathers clicks before its writes: a busy link's clicks go a few dozen to an insert. */
 const gatherMs = 50;
 /** Clicks recorded with one group of writes, at most. */
-const maxGroup = 1_000;
+const maxGroup = 5_000;
 const waiting: Array<{ click: TrackedClick; recorded: () => void }> = [];
 let underWay = false;
 
@@ -174,7 +174,7 @@ async function flush(): Promise<void> {
   } finally {
     for (const { recorded } of group) recorded();
     underWay = false;
-    if (waiting.length) setTimeout(flushOutsideRequest, gatherMs);
+    if (waiting.length) setImmediate(flushOutsideRequest);
   }
 }
 

@@ -1,5 +1,5 @@
-import { htmlAnswer } from '../../web/answers.ts';
-import { defineDomainRoute } from '../../web/domain-route.ts';
+import type { ServerResponse } from 'node:http';
+import { defineNodeRoute } from '../../web/domain-route.ts';
 import { now } from '../../clock.ts';
 import { recordClickSoon } from './clicks.service.ts';
 import { readClickToken, readToken } from './links.ts';
@@ -9,7 +9,13 @@ const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${title}</title></head>` +
   `<body style="font-family:sans-serif;max-width:32rem;margin:4rem auto;line-height:1.5">${body}</body></html>`;
 
-const sendHtml = (status: number, html: string) => htmlAnswer(status, html, { 'X-Robots-Tag': 'noindex' });
+/** An HTML page, never cached nor indexed (a HEAD gets its headers alone: Node leaves a HEAD's body out). */
+const sendHtml = (res: ServerResponse, status: number, html: string) =>
+  void res
+    .writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' })
+    .end(html);
+
+const notFound = (res: ServerResponse, what: string) => sendHtml(res, 404, page('Link not found', `<p>This ${what} is not valid.</p>`));
 
 /** A transparent 1x1 GIF. */
 const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -22,25 +28,26 @@ const pixel = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
  * redirects to a tracked link's address at once and records the click
  * (`HEAD` redirects without counting).
  */
-export async function serveOutreachLink(request: Request, pathname: string): Promise<Response> {
+export async function serveOutreachLink(method: string, pathname: string, res: ServerResponse): Promise<void> {
   const [, kind, rawToken = ''] = pathname.split('/');
-  if (kind === 'c') return followTrackedLink(request, rawToken);
+  if (kind === 'c') return followTrackedLink(method, rawToken, res);
   if (kind === 'o') {
     const recordId = readToken('open', rawToken.replace(/\.gif$/, ''));
-    if (recordId && request.method === 'GET') await recordOpen(recordId);
-    return new Response(pixel, {
-      headers: { 'Content-Type': 'image/gif', 'Content-Length': String(pixel.length), 'Cache-Control': 'no-store' },
-    });
+    if (recordId && method === 'GET') await recordOpen(recordId);
+    return void res
+      .writeHead(200, { 'Content-Type': 'image/gif', 'Content-Length': String(pixel.length), 'Cache-Control': 'no-store' })
+      .end(pixel);
   }
   const recordId = readToken('unsubscribe', rawToken);
-  if (!recordId) return sendHtml(404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
+  if (!recordId) return notFound(res, 'unsubscribe link');
   // A POST's one-click body ("List-Unsubscribe=One-Click") says nothing more: it is left unread.
-  if (request.method === 'POST') {
-    if (!(await unsubscribeRecipient(recordId))) return sendHtml(404, page('Link not found', '<p>This unsubscribe link is not valid.</p>'));
-    return sendHtml(200, page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not get any more email from us.</p>'));
+  if (method === 'POST') {
+    if (!(await unsubscribeRecipient(recordId))) return notFound(res, 'unsubscribe link');
+    return sendHtml(res, 200, page('Unsubscribed', '<h1>You are unsubscribed</h1><p>You will not get any more email from us.</p>'));
   }
-  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, POST' } });
-  return sendHtml(
+  if (method !== 'GET' && method !== 'HEAD') return void res.writeHead(405, { Allow: 'GET, POST' }).end();
+  sendHtml(
+    res,
     200,
     page(
       'Unsubscribe',
@@ -53,20 +60,23 @@ export async function serveOutreachLink(request: Request, pathname: string): Pro
  * A tracked link: 302 to its address, the click recorded after the answer (recordClickSoon). Only a GET is a click:
  * a HEAD (link checkers, previews) is redirected and not counted, other methods are 405.
  */
-async function followTrackedLink(request: Request, token: string): Promise<Response> {
+async function followTrackedLink(method: string, token: string, res: ServerResponse): Promise<void> {
   const link = readClickToken(token);
-  const location = link && URL.canParse(link.url) ? new URL(link.url).href : null;
-  if (!link || !location) return sendHtml(404, page('Link not found', '<p>This link is not valid.</p>'));
-  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { Allow: 'GET, HEAD' } });
-  if (request.method === 'GET') await recordClickSoon({ recordId: link.recordId, url: link.url, at: now() });
-  return new Response(null, { status: 302, headers: { Location: location, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' } });
+  const location = link && URL.parse(link.url)?.href;
+  if (!link || !location) return notFound(res, 'link');
+  if (method !== 'GET' && method !== 'HEAD') return void res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+  if (method === 'GET') await recordClickSoon({ recordId: link.recordId, url: link.url, at: now() });
+  res.writeHead(302, { Location: location, 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex' }).end();
 }
 
 const labels: Record<string, string> = { u: '/u/{token}', o: '/o/{token}', c: '/c/{token}' };
 
-/** The pages a sent message's links open: /u/{token} (unsubscribe), /o/{token} (open pixel) and /c/{token} (tracked link). */
-export const outreachLinksRoute = defineDomainRoute({
+/**
+ * The pages a sent message's links open: /u/{token} (unsubscribe), /o/{token} (open pixel) and /c/{token} (tracked
+ * link), served on Node's objects: tracked links are followed thousands of times a second.
+ */
+export const outreachLinksRoute = defineNodeRoute({
   label: (pathname) => labels[pathname.split('/')[1]!]!,
-  matches: (_request, { pathname }) => pathname.startsWith('/u/') || pathname.startsWith('/o/') || pathname.startsWith('/c/'),
-  create: () => (request) => serveOutreachLink(request, new URL(request.url).pathname),
+  matches: (pathname) => pathname.startsWith('/u/') || pathname.startsWith('/o/') || pathname.startsWith('/c/'),
+  serve: (req, res, pathname) => serveOutreachLink(req.method ?? 'GET', pathname, res),
 });

@@ -13,7 +13,8 @@
  *     and again from one key at a limit of 100,000 a minute, all its
  *     requests counted in one window (a request's cost must not grow with
  *     the limit, nor a fresh key's concurrent first requests be refused).
- * Each line also gives one request's latency alone, before the load.
+ * Each line also gives one request's latency alone, before the load (the median of three after one not counted;
+ * an import's first call alone).
  *
  *   npm run bench:leads-list                 # embedded FerretDB in a temp dir
  *   MONGODB_URI=mongodb://… npm run bench:leads-list
@@ -270,6 +271,10 @@ async function loadImports(url: string, keys: string[]): Promise<{ leadsPerSecon
 /** The workspace with its leads, and for each authenticated scenario its own keys (the last one for the probe). */
 async function seed() {
   const { uri, stop } = await store.open();
+  // Every collection and index the service declares, as a store it has served before holds them: the first API
+  // process would otherwise create them while its first request waits.
+  await import('../src/http/router.ts');
+  await import('../src/worker/registry.ts');
   await connectDatabase(uri);
   const workspace = await createWorkspace({ name: 'Bench', plan: 'business', email: 'bench@example.test' });
   if (leadCount) {
@@ -315,20 +320,26 @@ for (const scenario of scenarios) {
   const scenarioKeys = keys.get(scenario) ?? [];
   const probeKey = scenarioKeys.pop();
 
-  // One request alone first: its latency without load, and a check that the scenario answers 2xx.
+  // Requests alone first, one after another: a check that the scenario answers 2xx, and the latency without load.
+  // The first is not counted: the scenario's processes are new, each connection of the store's reading its schema
+  // and pages for the first time, which a deployed service did long ago. The figure is the median of the next three.
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     ...(probeKey ? { authorization: `Bearer ${probeKey}` } : {}),
   };
-  const probeStart = performance.now();
-  const probe = await fetch(url, {
-    method: scenario.method ?? 'GET',
-    body: scenario.group === 'import' ? importBody() : scenario.body,
-    headers,
-  });
-  await probe.text();
-  const alone = performance.now() - probeStart;
-  if (!probe.ok) throw new Error(`${scenario.name} answered ${probe.status}`);
+  const latencies: number[] = [];
+  for (let n = 0; n < (scenario.group === 'import' ? 1 : 4); n++) {
+    const probeStart = performance.now();
+    const probe = await fetch(url, {
+      method: scenario.method ?? 'GET',
+      body: scenario.group === 'import' ? importBody() : scenario.body,
+      headers,
+    });
+    await probe.text();
+    latencies.push(performance.now() - probeStart);
+    if (!probe.ok) throw new Error(`${scenario.name} answered ${probe.status}`);
+  }
+  const alone = latencies.length === 1 ? latencies[0]! : latencies.slice(1).sort((a, b) => a - b)[1]!;
 
   if (scenario.group === 'import') {
     const imported = await loadImports(url, scenarioKeys);

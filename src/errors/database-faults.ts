@@ -89,6 +89,9 @@ export function storageFullError(outcome: string, extra: Record<string, unknown>
  */
 export type CallStage = 'read' | 'not started' | 'started';
 
+/** The stage of a request that failed outside any procedure: a GET or HEAD only read; any other may have written. */
+export const requestStage = (method: string | undefined): CallStage => (method === 'GET' || method === 'HEAD' ? 'read' : 'started');
+
 const storageOutcome: Record<CallStage, string> = {
   read: 'this call could not store what it needed',
   'not started': "nothing of this call's change was stored",

@@ -3,6 +3,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono, type Context } from 'hono';
 import { settings, type Config } from '../config.ts';
 import { healthReport } from '../db/store-health.ts';
+import { requestStage } from '../errors/database-faults.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import { queueDepth } from '../jobs/queue.ts';
 import { logFault, noteRequest } from '../logger.ts';
@@ -53,11 +54,7 @@ export function createApp(config: Config) {
       c.env.outgoing.destroy();
       return RESPONSE_ALREADY_SENT;
     }
-    const { status, body, headers } = toErrorResponse(
-      error,
-      'standard',
-      c.req.method === 'GET' || c.req.method === 'HEAD' ? 'read' : 'started',
-    );
+    const { status, body, headers } = toErrorResponse(error, 'standard', requestStage(c.req.method));
     return jsonAnswer(status, body, headers);
   });
 

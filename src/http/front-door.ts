@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { settings, withRequestOrigin, type Config } from '../config.ts';
+import { requestStage } from '../errors/database-faults.ts';
 import { toErrorResponse } from '../errors/error-response.ts';
 import { logFault, noteRequest, runWithRequestId } from '../logger.ts';
 import { writeJsonAnswer } from '../web/answers.ts';
@@ -38,7 +39,7 @@ function requestOrigin(req: IncomingMessage): string {
   return originOf(proto && /^https?$/i.test(proto) ? proto : scheme, host ?? req.headers.host) ?? own;
 }
 
-const pathnameOf = (url: string) => (url.startsWith('/') ? url.split('?', 1)[0]! : URL.canParse(url) ? new URL(url).pathname : url);
+const pathnameOf = (url: string) => (url.startsWith('/') ? url.split('?', 1)[0]! : (URL.parse(url)?.pathname ?? url));
 
 /**
  * The API's one front door, on Node's request and response before anything reads them: every request gets its id,
@@ -54,11 +55,7 @@ export function createFrontDoor(config: Config, nodeRoutes: readonly NodeRoute[]
     const failed = (error: unknown) => {
       logFault(error);
       if (res.headersSent) return void res.destroy();
-      const { status, body, headers } = toErrorResponse(
-        error,
-        'standard',
-        req.method === 'GET' || req.method === 'HEAD' ? 'read' : 'started',
-      );
+      const { status, body, headers } = toErrorResponse(error, 'standard', requestStage(req.method));
       writeJsonAnswer(res, status, body, headers);
     };
     try {

@@ -1,7 +1,7 @@
 import { Configuration, log, LogLevel, PlaywrightCrawler } from '@crawlee/playwright';
 import { gotScraping } from 'got-scraping';
 import { chromium, type Route } from 'playwright-core';
-import { crawlGotOptions, createCrawlSession } from './crawl-session.ts';
+import { crawlConfiguration, crawlGotOptions, createCrawlSession } from './crawl-session.ts';
 import type { CrawlOptions, CrawlResult } from './crawl-types.ts';
 
 log.setLevel(LogLevel.OFF);
@@ -86,7 +86,7 @@ export async function crawlBrowser(options: CrawlOptions & { chromiumPath: strin
       },
       failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error, navigationError),
     },
-    new Configuration({ persistStorage: false, purgeOnStart: false }),
+    new Configuration(crawlConfiguration),
   );
   try {
     session.onCancel(() => crawler.autoscaledPool?.abort());

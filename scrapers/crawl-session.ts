@@ -10,6 +10,13 @@ export type { PageRequest } from './crawl-frontier.ts';
 
 export const userAgent = 'LeadOpsBot/1.0 (+https://example.invalid/bot)';
 
+/**
+ * Crawlee's settings for one crawl (a crawler has its own): nothing persisted, and the machine's load sampled once a
+ * minute instead of every second. A crawl fetches one page at a time, so Crawlee's autoscaling has nothing to
+ * decide, and each sample spawns `ps` over every process of the machine (five crawls at once made five a second).
+ */
+export const crawlConfiguration = { persistStorage: false, purgeOnStart: false, systemInfoIntervalMillis: 60_000 } as const;
+
 /** got options for a crawl's requests: the guarded client's, with the crawler's user agent. */
 export const crawlGotOptions = (options: Pick<CrawlOptions, 'policy' | 'tls'>) => ({
   ...guardedGotOptions(options),

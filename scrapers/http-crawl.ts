@@ -1,5 +1,5 @@
 import { CheerioCrawler, Configuration, log, LogLevel } from '@crawlee/cheerio';
-import { createCrawlSession } from './crawl-session.ts';
+import { crawlConfiguration, createCrawlSession } from './crawl-session.ts';
 import type { CrawlOptions, CrawlResult } from './crawl-types.ts';
 
 log.setLevel(LogLevel.OFF);
@@ -40,7 +40,7 @@ export async function crawlHttp(options: CrawlOptions): Promise<CrawlResult> {
       },
       failedRequestHandler: async ({ request }, error) => session.failedWith(request.url, error),
     },
-    new Configuration({ persistStorage: false, purgeOnStart: false }),
+    new Configuration(crawlConfiguration),
   );
   session.onCancel(() => crawler.autoscaledPool?.abort());
   return session.run((starts) => crawler.run(starts));

@@ -9,6 +9,7 @@ import { queueDepth } from '../jobs/queue.ts';
 import { logFault, noteRequest } from '../logger.ts';
 import { registry, trackQueueDepth } from '../metrics/metrics.ts';
 import { jsonAnswer } from '../web/answers.ts';
+import { firstForwarded } from './front-door.ts';
 import { appRouter } from './router.ts';
 import { domainRoutes } from './routes.ts';
 import { serveDocs } from './surfaces/docs-page.ts';
@@ -22,7 +23,7 @@ type Env = { Bindings: HttpBindings };
 
 /** The calling client's address: the proxy's X-Forwarded-For first entry when TRUST_PROXY is on, else the socket's peer. */
 function clientAddress(c: Context<Env>): string {
-  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  const first = firstForwarded(c.env.incoming.headers['x-forwarded-for']);
   if (settings().TRUST_PROXY && first) return first;
   return c.env.incoming.socket.remoteAddress ?? 'unknown';
 }

@@ -20,7 +20,8 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  */
 const maxUrlLength = 8_192;
 
-const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+/** A proxy header's first entry (the client's end of the chain). */
+export const firstForwarded = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
 
 /** The origin the client addressed: its Host, and behind a trusted proxy the proxy's X-Forwarded-Proto and -Host. */
 function requestOrigin(req: IncomingMessage): string {
@@ -34,8 +35,8 @@ function requestOrigin(req: IncomingMessage): string {
   };
   const own = originOf(scheme, req.headers.host) ?? `${scheme}://localhost`;
   if (!settings().TRUST_PROXY) return own;
-  const proto = firstOf(req.headers['x-forwarded-proto']);
-  const host = firstOf(req.headers['x-forwarded-host']);
+  const proto = firstForwarded(req.headers['x-forwarded-proto']);
+  const host = firstForwarded(req.headers['x-forwarded-host']);
   return originOf(proto && /^https?$/i.test(proto) ? proto : scheme, host ?? req.headers.host) ?? own;
 }
 

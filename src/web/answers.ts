@@ -20,7 +20,3 @@ export function writeJsonAnswer(res: ServerResponse, status: number, body: unkno
   const json = jsonParts(body, headers);
   res.writeHead(status, json.headers).end(json.payload);
 }
-
-/** An HTML page, never cached. */
-export const htmlAnswer = (status: number, html: string, headers: Record<string, string> = {}) =>
-  new Response(html, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });

@@ -6,9 +6,9 @@ import { nowMs } from '../clock.ts';
 import { insertNew } from '../db/insert-new.ts';
 import { defineRetentionRule } from '../db/retention.ts';
 import { notFound } from '../errors/app-error.ts';
-import { campaignOfEvent } from '../events/event-types.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
 import { makeAttempts, type PlannedAttempt } from './attempts.ts';
+import { enabledEndpointsOf, subscribes } from './listening.ts';
 import { webhooksDeliverJob } from './jobs/webhooks-deliver.job.ts';
 import { outboxClaimant, takeAttempt } from './schedule.ts';
 import { Webhook, WebhookAttempt, WebhookDelivery, type AttemptDoc, type DeliveryDoc, type WebhookDoc } from './webhook.models.ts';
@@ -17,14 +17,6 @@ type DeliveryOut = z.infer<typeof webhookDelivery>;
 
 const deliveryNamespace = 'a3c5e1f2-7b9d-4c8e-9f0a-1b2c3d4e5f60';
 const deliveryIdOf = (webhookId: string, eventId: string) => nameBasedId(`${webhookId}\n${eventId}`, deliveryNamespace);
-
-/** An endpoint wants an event of a type it subscribes to, unless it is limited to campaigns and the event names another. */
-function subscribes(hook: WebhookDoc, event: StoredEvent): boolean {
-  if (event.type === 'webhook.test') return (event.data as { webhook_id: string }).webhook_id === hook._id;
-  if (!hook.events.includes('*') && !hook.events.includes(event.type)) return false;
-  const campaignId = hook.campaignIds?.length ? campaignOfEvent(event.type, event.data) : null;
-  return campaignId === null || hook.campaignIds!.includes(campaignId);
-}
 
 /**
  * One delivery per enabled endpoint of the event's workspace that wants it
@@ -37,10 +29,10 @@ function subscribes(hook: WebhookDoc, event: StoredEvent): boolean {
  */
 export async function fanOut(events: StoredEvent[]): Promise<void> {
   const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
-  const hooks = await Webhook.find({ workspaceId: { $in: workspaceIds } }).lean<WebhookDoc[]>();
+  const hooks = await enabledEndpointsOf(workspaceIds);
   const planned: PlannedAttempt[] = events.flatMap((event) =>
     hooks
-      .filter((hook) => hook.workspaceId === event.workspaceId && hook.enabled && subscribes(hook, event))
+      .filter((hook) => hook.workspaceId === event.workspaceId && subscribes(hook, event))
       .map((hook) => ({ hook, event, deliveryId: deliveryIdOf(hook._id, event.id), n: 0 })),
   );
   const created = await insertNew(

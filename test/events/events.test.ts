@@ -3,6 +3,7 @@ import mongoose from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Subscriber } from '../../src/events/subscriber.ts';
 import { startEventDispatcher } from '../../src/worker/event-dispatcher.ts';
+import { subscribers } from '../../src/worker/subscribers.ts';
 import { connectDatabase, disconnectDatabase } from '../../src/db/connection.ts';
 import { webhookEventTypes } from '../../schema/webhooks.ts';
 import { eventTypes } from '../../src/events/event-types.ts';
@@ -162,5 +163,10 @@ describe('domain events', () => {
     expect(ids.filter((id) => id === ids[0]).length).toBe(4);
     expect(await collection('events').countDocuments({ workspaceId: 'ws-7' })).toBe(10);
     expect(await collection('events').countDocuments({ workspaceId: 'ws-7', dueAt: { $exists: true } })).toBe(10);
+  });
+
+  it('has the webhook fan-out as the only subscriber of outreach.email.* (their emitters store them only for an endpoint)', () => {
+    const takers = subscribers.filter((subscriber) => subscriber.on.some((type) => type.startsWith('outreach.email.')));
+    expect(takers.map((subscriber) => subscriber.name)).toEqual(['webhooks.fan-out']);
   });
 });

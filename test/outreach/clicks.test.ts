@@ -103,6 +103,9 @@ describe('click tracking', () => {
 
   it('records every GET, counts each link of a message once, and leaves HEAD and other methods uncounted', async () => {
     const { key, campaign, lead, mail, html } = await sentTo('clicker@clicks.test', { track_clicks: true });
+    // An endpoint listening to clicks (no worker here sends to it): their events are stored for it.
+    const hook = { url: 'http://127.0.0.1:9/clicks', events: ['outreach.email.clicked'] };
+    expect((await server.request('POST', '/api/webhooks', { key, body: hook })).status).toBe(201);
     const [toPricing, toCase] = hrefs(html)
       .filter((href) => href.includes('/c/'))
       .map((href) => new URL(href).pathname);

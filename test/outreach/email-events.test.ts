@@ -1,3 +1,4 @@
+import mongoose from 'mongoose';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runOutreachPass } from '../../src/outreach/delivery/engine.ts';
@@ -40,6 +41,17 @@ async function createHook(key: string, body: Record<string, unknown>) {
   const res = await server.request('POST', '/api/webhooks', { key, body: { url: receiver.url, events: emailEvents, ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { webhook: { id: string; campaign_ids: string[] | null }; secret: string };
+}
+
+/** Waits until the campaign's statistics count the opens and clicks (a click is stored after its redirect). */
+async function recorded(key: string, campaignId: string, totals: { opened: number; clicked: number }) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await server.request('GET', `/api/outreach/campaigns/${campaignId}/stats`, { key });
+    if (res.body.totals?.opened === totals.opened && res.body.totals?.clicked === totals.clicked) return;
+    if (Date.now() > deadline) throw new Error(`the statistics did not reach ${JSON.stringify(totals)}: ${JSON.stringify(res.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The deliveries of an endpoint once `count` are there (and, a moment later, still no more). */
@@ -175,5 +187,51 @@ describe('outreach.email events and webhooks limited to campaigns', () => {
     expect(of('outreach.email.opened')[0]!.data).toEqual({ ...facts, at: expect.any(String) });
     expect(of('outreach.email.clicked')[0]!.data).toEqual({ ...facts, url: 'https://acme.test/offer', at: expect.any(String) });
     expect(received.some((event) => event.data.campaign_id === b.id)).toBe(false);
+  });
+
+  it('are stored only while an enabled endpoint of the workspace would receive them', async () => {
+    const { apiKey: key } = await createTestWorkspace('starter');
+    const inbox = await createInbox(server, key, smtp);
+    const sequence = await createSequence(server, key, [
+      { subject: 'Hello', body_html: '<p>See <a href="https://acme.test/quiet">this</a>.</p>' },
+    ]);
+    const [quiet, heard] = await importLeads(server, key, [{ email: 'quiet@events.test' }, { email: 'heard@events.test' }]);
+    const campaign = await createCampaign(server, key, {
+      sequence_id: sequence.id,
+      inbox_ids: [inbox.id],
+      track_opens: true,
+      track_clicks: true,
+    });
+    const stored = async () =>
+      (
+        await mongoose.connection
+          .collection<{ _id: string; type: string; data: { lead_id: string } }>('events')
+          .find({ type: { $in: emailEvents.slice(0, 3) }, 'data.campaign_id': campaign.id })
+          .toArray()
+      ).map((event) => `${event.type} ${event.data.lead_id}`);
+
+    // No endpoint: the message goes, is opened and clicked, and no outbox entry is written for any of it.
+    await enroll(server, key, campaign.id, [quiet!.id]);
+    await updateCampaign(server, key, { id: campaign.id, status: 'active' });
+    await runOutreachPass();
+    const toQuiet = mailTo(smtp, 'quiet@events.test')[0]!;
+    expect((await site(linkIn(toQuiet, /\/o\//))).status).toBe(200);
+    expect((await site(linkIn(toQuiet, /\/c\//))).status).toBe(302);
+    await recorded(key, campaign.id, { opened: 1, clicked: 1 });
+    expect(await stored()).toEqual([]);
+
+    // A disabled endpoint and one for other campaigns hear nothing either; an endpoint for opens hears the open alone.
+    const other = await createCampaign(server, key, { sequence_id: sequence.id, inbox_ids: [inbox.id] });
+    await createHook(key, { campaign_ids: [other.id] });
+    const disabled = await createHook(key, {});
+    expect((await server.request('PATCH', `/api/webhooks/${disabled.webhook.id}`, { key, body: { enabled: false } })).status).toBe(200);
+    const opens = await createHook(key, { events: ['outreach.email.opened'] });
+    await enroll(server, key, campaign.id, [heard!.id]);
+    await runOutreachPass();
+    const toHeard = mailTo(smtp, 'heard@events.test')[0]!;
+    expect((await site(linkIn(toHeard, /\/o\//))).status).toBe(200);
+    expect((await site(linkIn(toHeard, /\/c\//))).status).toBe(302);
+    expect(await deliveredTypes(key, opens.webhook.id, 1)).toEqual(['outreach.email.opened']);
+    expect(await stored()).toEqual([`outreach.email.opened ${heard!.id}`]);
   });
 });

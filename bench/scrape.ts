@@ -14,7 +14,6 @@
  * Everything runs on 127.0.0.1.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { log, LogLevel } from '@crawlee/cheerio';
 import { connectDatabase, disconnectDatabase } from '../src/db/connection.ts';
 import { setBalances } from '../src/credits/credits.service.ts';
@@ -24,6 +23,7 @@ import { freePort, startService } from '../test/support/processes.ts';
 import { catalogueRules } from '../test/support/scraping.ts';
 import { floorCrawl, floorSitemapCrawl } from './support-crawlee-floor.ts';
 import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
+import { descendantsOf, scriptNodeFlags, statusMiB } from './support-process.ts';
 import { seedFinishedRuns } from './support-scrape-history.ts';
 import { benchStore, createKeys } from './support-store.ts';
 
@@ -50,7 +50,8 @@ const loadKeys = await createKeys(workspaceId, 50 * seconds * 2, 'load');
 const port = await freePort();
 const service = await startService(
   process.execPath,
-  ['src/main.ts', 'start'],
+  // As `npm start` runs it: its peak RSS is the product's.
+  [...scriptNodeFlags('start'), 'src/main.ts', 'start'],
   {
     MONGODB_URI: database.uri,
     SECRETS_KEY: randomBytes(32).toString('base64'),
@@ -76,10 +77,23 @@ const api = async (method: string, path: string, body?: unknown) => {
   });
   return { status: res.status, body: await res.json() };
 };
-let peakRss = 0;
-const sampleRss = () => {
-  const kib = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]);
-  peakRss = Math.max(peakRss, kib / 1024);
+/** Peak RSS in MiB: the service's over the run and during the browser runs, and its Chromium processes' (summed) then. */
+const peakRss = { run: 0, browser: 0, chromium: 0 };
+const sampleRss = (phase?: 'browser') => {
+  const own = statusMiB(service.pid!, 'VmRSS');
+  peakRss.run = Math.max(peakRss.run, own);
+  if (phase !== 'browser') return;
+  peakRss.browser = Math.max(peakRss.browser, own);
+  const chromium = descendantsOf(service.pid!).reduce((total, pid) => total + rssOrNothing(pid), 0);
+  peakRss.chromium = Math.max(peakRss.chromium, chromium);
+};
+/** A process's RSS in MiB, or 0 once it has ended. */
+const rssOrNothing = (pid: number) => {
+  try {
+    return statusMiB(pid, 'VmRSS');
+  } catch {
+    return 0;
+  }
 };
 
 async function serviceCrawl(engine: 'http' | 'browser', pages: number): Promise<number> {
@@ -103,7 +117,7 @@ async function serviceCrawl(engine: 'http' | 'browser', pages: number): Promise<
   let fetched = 0;
   for (const runId of runIds) {
     for (;;) {
-      sampleRss();
+      sampleRss(engine === 'browser' ? engine : undefined);
       const run = (await api('GET', `/api/scrape/runs/${runId}`)).body;
       if (run.status === 'completed') {
         fetched += run.pages;
@@ -187,7 +201,8 @@ console.log(
 );
 
 console.log(
-  `\nservice (API + worker) peak RSS ${peakRss.toFixed(0)} MiB; store: ${store.name}; ${parallelRuns} runs at a time (SCRAPE_HOST_CONCURRENCY ${parallelRuns}), ${chainLength} pages a run; ${connections} connections, ${seconds} s, rate limit ${rateLimitPerMinute}/min per key`,
+  `\nservice (API + worker, one process as \`npm start\` runs it) peak RSS ${peakRss.run.toFixed(0)} MiB, ` +
+    `during the browser runs ${peakRss.browser.toFixed(0)} MiB (its Chromium processes beside it, summed: ${peakRss.chromium.toFixed(0)} MiB); store: ${store.name}; ${parallelRuns} runs at a time (SCRAPE_HOST_CONCURRENCY ${parallelRuns}), ${chainLength} pages a run; ${connections} connections, ${seconds} s, rate limit ${rateLimitPerMinute}/min per key`,
 );
 
 await service.stop();

@@ -1,10 +1,10 @@
 /**
  * Helpers the benches share about processes: their memory and CPU as Linux
- * reports them in /proc, and the Node.js flags of `npm run worker` for a
- * bench whose process (or child) is the worker.
+ * reports them in /proc, and the Node.js flags of the npm scripts for a
+ * bench whose process (or child) runs a role of the service.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** A memory figure of a process (`self` for this one) from /proc/<pid>/status, in MiB: VmRSS now, VmHWM its peak so far. */
 export function statusMiB(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number {
@@ -14,16 +14,42 @@ export function statusMiB(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): numbe
   return Number(/\d+/.exec(line)![0]) / 1024;
 }
 
+/** The processes below `pid` (its children, theirs, …) running now, from /proc. */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // it ended meanwhile
+    }
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const found: number[] = [];
+  for (let queue = [pid]; queue.length;) {
+    const next = children.get(queue.shift()!) ?? [];
+    found.push(...next);
+    queue.push(...next);
+  }
+  return found;
+}
+
 /** CPU time (user and system, all threads) a process has used so far, in ms (/proc/<pid>/stat counts 100 ticks a second). */
 export function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
-/** The Node.js flags `npm run worker` starts the worker with (its heap cap), so the figures are the product's. */
-export const workerNodeFlags = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.worker as string)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+/** The Node.js flags an npm script (`start`, `api`, `worker`) runs its role with (heap caps), so the figures are the product's. */
+export const scriptNodeFlags = (script: 'start' | 'api' | 'worker') =>
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts[script] as string)
+    .split(/\s+/)
+    .filter((word) => word.startsWith('--'));
+
+/** The flags of `npm run worker`. */
+export const workerNodeFlags = scriptNodeFlags('worker');
 
 /** Runs this bench again with the worker's flags unless it has them (its process runs the worker); returns only in a process that has them. */
 export function runWithWorkerFlags(): void {

@@ -147,7 +147,12 @@ describe('a validation job', () => {
     // The job is listed, newest first, and its end announced once on the outbox.
     const list = await server.request('GET', '/api/leads/validate', { key: apiKey });
     expect(list.body.jobs[0]).toEqual(done);
-    const events = await mongoose.connection.db!.collection('events').find({ workspaceId, type: 'validation.job.completed' }).toArray();
+    // Announced as the job's working state is cleared, just after the job reads completed.
+    const completedEvents = () =>
+      mongoose.connection.db!.collection('events').find({ workspaceId, type: 'validation.job.completed' }).toArray();
+    for (const deadline = Date.now() + 5_000; !(await completedEvents()).length && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    const events = await completedEvents();
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ id: job.id, status: 'completed', billable: 8 });
     // Its working state is gone; its results stay for the results list.

@@ -23,7 +23,7 @@ import { freePort, startService } from '../test/support/processes.ts';
 import { catalogueRules } from '../test/support/scraping.ts';
 import { floorCrawl, floorSitemapCrawl } from './support-crawlee-floor.ts';
 import { formatFigures, loadWithKeys, rateLimitPerMinute } from './support-load.ts';
-import { descendantsOf, scriptNodeFlags, statusMiB } from './support-process.ts';
+import { descendantsRssMiB, scriptNodeFlags, statusMiB } from './support-process.ts';
 import { seedFinishedRuns } from './support-scrape-history.ts';
 import { benchStore, createKeys } from './support-store.ts';
 
@@ -79,21 +79,12 @@ const api = async (method: string, path: string, body?: unknown) => {
 };
 /** Peak RSS in MiB: the service's over the run and during the browser runs, and its Chromium processes' (summed) then. */
 const peakRss = { run: 0, browser: 0, chromium: 0 };
-const sampleRss = (phase?: 'browser') => {
+const sampleRss = (phase?: 'http' | 'browser') => {
   const own = statusMiB(service.pid!, 'VmRSS');
   peakRss.run = Math.max(peakRss.run, own);
   if (phase !== 'browser') return;
   peakRss.browser = Math.max(peakRss.browser, own);
-  const chromium = descendantsOf(service.pid!).reduce((total, pid) => total + rssOrNothing(pid), 0);
-  peakRss.chromium = Math.max(peakRss.chromium, chromium);
-};
-/** A process's RSS in MiB, or 0 once it has ended. */
-const rssOrNothing = (pid: number) => {
-  try {
-    return statusMiB(pid, 'VmRSS');
-  } catch {
-    return 0;
-  }
+  peakRss.chromium = Math.max(peakRss.chromium, descendantsRssMiB(service.pid!));
 };
 
 async function serviceCrawl(engine: 'http' | 'browser', pages: number): Promise<number> {
@@ -117,7 +108,7 @@ async function serviceCrawl(engine: 'http' | 'browser', pages: number): Promise<
   let fetched = 0;
   for (const runId of runIds) {
     for (;;) {
-      sampleRss(engine === 'browser' ? engine : undefined);
+      sampleRss(engine);
       const run = (await api('GET', `/api/scrape/runs/${runId}`)).body;
       if (run.status === 'completed') {
         fetched += run.pages;

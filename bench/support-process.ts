@@ -7,34 +7,38 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** A memory figure of a process (`self` for this one) from /proc/<pid>/status, in MiB: VmRSS now, VmHWM its peak so far. */
-export function statusMiB(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${field}:`))!;
-  return Number(/\d+/.exec(line)![0]) / 1024;
-}
+export const statusMiB = (pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number =>
+  statusFieldMiB(readFileSync(`/proc/${pid}/status`, 'utf8'), field);
 
-/** The processes below `pid` (its children, theirs, …) running now, from /proc. */
-export function descendantsOf(pid: number): number[] {
+/** A figure of a /proc/<pid>/status text, in MiB; 0 when it has none (a process exiting has no memory left to tell). */
+const statusFieldMiB = (status: string, field: 'VmRSS' | 'VmHWM') =>
+  Number(/\d+/.exec(status.split('\n').find((line) => line.startsWith(`${field}:`)) ?? '0')![0]) / 1024;
+
+/** The RSS of the processes below `pid` (its children, theirs, …) running now, summed, in MiB: a browser's, say. */
+export function descendantsRssMiB(pid: number): number {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // it ended meanwhile
-    }
+    const stat = readOrNull(`/proc/${entry}/stat`);
+    if (stat === null) continue; // it ended meanwhile
     const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
   }
-  const found: number[] = [];
-  for (let queue = [pid]; queue.length;) {
-    const next = children.get(queue.shift()!) ?? [];
-    found.push(...next);
-    queue.push(...next);
+  let total = 0;
+  for (let queue = [...(children.get(pid) ?? [])]; queue.length;) {
+    const next = queue.shift()!;
+    total += statusFieldMiB(readOrNull(`/proc/${next}/status`) ?? '', 'VmRSS');
+    queue.push(...(children.get(next) ?? []));
   }
-  return found;
+  return total;
 }
+
+const readOrNull = (path: string) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+};
 
 /** CPU time (user and system, all threads) a process has used so far, in ms (/proc/<pid>/stat counts 100 ticks a second). */
 export function cpuMsOf(pid: number): number {

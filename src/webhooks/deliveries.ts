@@ -8,7 +8,7 @@ import { defineRetentionRule } from '../db/retention.ts';
 import { notFound } from '../errors/app-error.ts';
 import { getEvent, type StoredEvent } from '../events/events.service.ts';
 import { makeAttempts, type PlannedAttempt } from './attempts.ts';
-import { enabledEndpointsOf, subscribes } from './listening.ts';
+import { enabledEndpointsOf, endpointsHearing } from './listening.ts';
 import { webhooksDeliverJob } from './jobs/webhooks-deliver.job.ts';
 import { outboxClaimant, takeAttempt } from './schedule.ts';
 import { Webhook, WebhookAttempt, WebhookDelivery, type AttemptDoc, type DeliveryDoc, type WebhookDoc } from './webhook.models.ts';
@@ -28,12 +28,9 @@ const deliveryIdOf = (webhookId: string, eventId: string) => nameBasedId(`${webh
  * recorded is not made again, but its next one queued if that was lost.
  */
 export async function fanOut(events: StoredEvent[]): Promise<void> {
-  const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
-  const hooks = await enabledEndpointsOf(workspaceIds);
+  const hooks = await enabledEndpointsOf(events);
   const planned: PlannedAttempt[] = events.flatMap((event) =>
-    hooks
-      .filter((hook) => hook.workspaceId === event.workspaceId && subscribes(hook, event))
-      .map((hook) => ({ hook, event, deliveryId: deliveryIdOf(hook._id, event.id), n: 0 })),
+    endpointsHearing(hooks, event).map((hook) => ({ hook, event, deliveryId: deliveryIdOf(hook._id, event.id), n: 0 })),
   );
   const created = await insertNew(
     WebhookDelivery,

@@ -22,7 +22,7 @@ export const emailEventData = (record: EmailEventRecord, at: Date): EmailEventDa
 /**
  * Stores the email events an endpoint listens to, and no others: their one reader is the webhook fan-out (no
  * subscriber of the worker takes them), and a campaign no endpoint hears would otherwise write an outbox entry, and
- * the dispatcher clear it, for each message, open and click. An endpoint receives the events after it is made.
+ * the dispatcher clear it, for each message, open and click. An endpoint made later hears the events after it.
  */
 const emitListenedTo = async (events: EventToEmit[]) => emitEvents(await eventsListenedTo(events));
 
